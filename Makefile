@@ -1,0 +1,38 @@
+# Two commands for a newcomer: `make demo` and `make test`. Both create the virtual
+# environment on first use and reinstall when pyproject.toml changes.
+
+PYTHON ?= python3
+VENV   ?= .venv
+BIN    := $(VENV)/bin
+OUT    ?= out
+STAMP  := $(VENV)/.installed
+
+.PHONY: demo test lint bench system-deps clean
+
+$(STAMP): pyproject.toml
+	@test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
+	$(BIN)/python -m pip install --quiet --upgrade pip
+	$(BIN)/python -m pip install --quiet -e '.[dev]'
+	@touch $@
+
+## demo: install, then build the library site from data/library and print where it is
+demo: $(STAMP)
+	$(BIN)/incidentbook validate data/library
+	$(BIN)/incidentbook library build data/library -o $(OUT)/library
+	@echo "Open $(OUT)/library/index.html in a browser."
+
+## test: install, then run the whole suite (lint included)
+test: $(STAMP)
+	$(BIN)/ruff check .
+	$(BIN)/python -m pytest
+
+lint: $(STAMP)
+	$(BIN)/ruff check .
+	$(BIN)/ruff format --check lib tests
+
+## system-deps: the Debian packages some tests need (run as root; CI does this)
+system-deps:
+	bash scripts/system-deps.sh
+
+clean:
+	rm -rf $(VENV) $(OUT) .pytest_cache .ruff_cache

@@ -1,0 +1,19 @@
+"""incidentbook: postmortem workbooks for GPU training clusters.
+
+The flow, one module a stage: taxonomy and record define what a case is, store reads
+and writes records, render and library turn them into pages, cli is a thin layer on top.
+"""
+
+from incidentbook.record import SCHEMA_VERSION, CaseRecord
+from incidentbook.store import load_record, save_record
+from incidentbook.taxonomy import Taxonomy, load_taxonomy
+
+__all__ = [
+    "SCHEMA_VERSION",
+    "CaseRecord",
+    "Taxonomy",
+    "load_record",
+    "load_taxonomy",
+    "save_record",
+]
+__version__ = "0.1.0"

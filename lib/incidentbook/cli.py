@@ -1,0 +1,180 @@
+"""The `incidentbook` command: a thin layer over the package.
+
+Every IncidentbookError is printed as its sentence, with exit status 1; usage errors
+exit 2 (click's convention). No command prints a traceback for bad input.
+"""
+
+from __future__ import annotations
+
+import functools
+import json
+import sys
+from pathlib import Path
+
+import click
+
+from incidentbook.errors import IncidentbookError, RecordFormatError, RecordInvalid
+from incidentbook.library import build_site
+from incidentbook.record import schema
+from incidentbook.render import render_case
+from incidentbook.store import atomic_write_text, load_record, record_files
+from incidentbook.taxonomy import FACETS, load_taxonomy
+
+
+def _friendly_errors(func):
+    @functools.wraps(func)
+    def wrapper(*args, **kwargs):
+        try:
+            return func(*args, **kwargs)
+        except IncidentbookError as exc:
+            click.echo(f"error: {exc}", err=True)
+            sys.exit(exc.exit_code)
+
+    return wrapper
+
+
+taxonomy_option = click.option(
+    "--taxonomy",
+    "taxonomy_file",
+    type=click.Path(dir_okay=False, path_type=Path),
+    envvar="INCIDENTBOOK_TAXONOMY",
+    help="A taxonomy file of your own, merged over the default one (env: INCIDENTBOOK_TAXONOMY).",
+)
+
+
+@click.group(context_settings={"help_option_names": ["-h", "--help"]})
+@click.version_option(package_name="incidentbook")
+def main() -> None:
+    """Postmortem workbooks for GPU training clusters."""
+
+
+@main.command()
+@click.argument("paths", nargs=-1, required=True, type=click.Path(path_type=Path))
+@taxonomy_option
+@_friendly_errors
+def validate(paths: tuple[Path, ...], taxonomy_file: Path | None) -> None:
+    """Check case records (YAML or JSON files, or folders of them).
+
+    Exit status 0 when every record is valid, 1 otherwise, with one line per problem:
+    file, line, field path, and what is wrong.
+    """
+    taxonomy = load_taxonomy(taxonomy_file)
+    files = list(record_files(list(paths)))
+    if not files:
+        raise click.UsageError(
+            f"no record files (.yaml, .yml, .json) under {', '.join(map(str, paths))}"
+        )
+    bad = 0
+    for path in files:
+        try:
+            load_record(path, taxonomy)
+        except RecordInvalid as exc:
+            bad += 1
+            for problem in exc.problems:
+                click.echo(str(problem))
+        except RecordFormatError as exc:
+            bad += 1
+            click.echo(str(exc.problem))
+    good = len(files) - bad
+    click.echo(f"{good} valid, {bad} invalid", err=True)
+    sys.exit(1 if bad else 0)
+
+
+@main.command()
+@click.argument("case", type=click.Path(exists=True, dir_okay=False, path_type=Path))
+@click.option(
+    "-o",
+    "--output",
+    type=click.Path(dir_okay=False, path_type=Path),
+    help="Write here instead of standard output.",
+)
+@click.option(
+    "--format",
+    "fmt",
+    type=click.Choice(["html", "md"]),
+    default=None,
+    help="Default: from the output's suffix, else html.",
+)
+@taxonomy_option
+@_friendly_errors
+def render(case: Path, output: Path | None, fmt: str | None, taxonomy_file: Path | None) -> None:
+    """Render one case record as a self-contained HTML page or as Markdown."""
+    taxonomy = load_taxonomy(taxonomy_file)
+    record = load_record(case, taxonomy)
+    fmt = fmt or ("md" if output and output.suffix.lower() in {".md", ".markdown"} else "html")
+    text = render_case(record, fmt, taxonomy)
+    if output is None:
+        click.echo(text, nl=False)
+    else:
+        atomic_write_text(output, text)
+        click.echo(str(output))
+
+
+@main.group()
+def library() -> None:
+    """The library of past cases."""
+
+
+@library.command("build")
+@click.argument("directory", type=click.Path(exists=True, file_okay=False, path_type=Path))
+@click.option(
+    "-o",
+    "--output",
+    "out",
+    required=True,
+    type=click.Path(file_okay=False, path_type=Path),
+    help="Folder for the site.",
+)
+@taxonomy_option
+@_friendly_errors
+def library_build(directory: Path, out: Path, taxonomy_file: Path | None) -> None:
+    """Build a static site of every record under DIRECTORY: index, facet pages, case pages."""
+    taxonomy = load_taxonomy(taxonomy_file)
+    index = build_site(
+        directory, out, taxonomy, progress=lambda cid: click.echo(f"  {cid}", err=True)
+    )
+    click.echo(str(index))
+
+
+@main.command("schema")
+@click.option(
+    "-o",
+    "--output",
+    type=click.Path(dir_okay=False, path_type=Path),
+    help="Write here instead of standard output.",
+)
+def schema_command(output: Path | None) -> None:
+    """Print (or write) the JSON Schema of a case record."""
+    text = schema_text()
+    if output is None:
+        click.echo(text, nl=False)
+    else:
+        atomic_write_text(output, text)
+        click.echo(str(output))
+
+
+def schema_text() -> str:
+    return json.dumps(schema(), indent=2, ensure_ascii=False) + "\n"
+
+
+@main.group("taxonomy")
+def taxonomy_group() -> None:
+    """The facets cases are counted by."""
+
+
+@taxonomy_group.command("show")
+@click.argument("facet", required=False, type=click.Choice(FACETS))
+@taxonomy_option
+@_friendly_errors
+def taxonomy_show(facet: str | None, taxonomy_file: Path | None) -> None:
+    """List the known values of one facet (or all), as a tree."""
+    taxonomy = load_taxonomy(taxonomy_file)
+    for name in [facet] if facet else FACETS:
+        click.echo(f"{name}: {taxonomy.facets[name].label}")
+        for value in taxonomy.facets[name].values:
+            depth = len(taxonomy.ancestors(name, value.id))
+            click.echo(f"  {'  ' * depth}{value.id:<{40 - 2 * depth}} {value.description}")
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,50 @@
+"""Shared fixtures: paths to the repo and to ../shared, and guards for external parts.
+
+Tests that need ../shared or a Debian package skip with a reason naming what is
+missing on a developer's machine, and fail instead in CI (CI=true), where the
+project's own scripts install everything.
+"""
+
+from __future__ import annotations
+
+import os
+import shutil
+from pathlib import Path
+
+import pytest
+
+REPO = Path(__file__).resolve().parents[1]
+SHARED = REPO.parent / "shared"
+LIBRARY = REPO / "data" / "library"
+IN_CI = os.environ.get("CI", "").lower() in {"1", "true", "yes"}
+
+
+def missing(reason: str) -> None:
+    """Skip on a developer's machine; in CI a missing part is a failure, never a skip."""
+    if IN_CI:
+        pytest.fail(f"{reason} (CI must provide it: see scripts/system-deps.sh)")
+    pytest.skip(reason)
+
+
+def require_binary(name: str, package: str) -> str:
+    path = shutil.which(name)
+    if path is None:
+        missing(f"needs `{name}` from Debian's `{package}` package (make system-deps)")
+    return path
+
+
+@pytest.fixture(scope="session")
+def shared() -> Path:
+    if not SHARED.is_dir():
+        missing(f"needs the shared reference folder at {SHARED}, absent on a fresh clone")
+    return SHARED
+
+
+@pytest.fixture(scope="session")
+def chromium() -> str:
+    return require_binary("chromium", "chromium")
+
+
+@pytest.fixture
+def library_files() -> list[Path]:
+    return sorted(LIBRARY.glob("*.yaml"))
