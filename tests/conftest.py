@@ -14,15 +14,15 @@ from pathlib import Path
 import pytest
 
 REPO = Path(__file__).resolve().parents[1]
-SHARED = REPO.parent / "shared"
+SHARED = Path(os.environ.get("INCIDENTBOOK_SHARED", REPO.parent / "shared"))
 LIBRARY = REPO / "data" / "library"
 IN_CI = os.environ.get("CI", "").lower() in {"1", "true", "yes"}
 
 
-def missing(reason: str) -> None:
+def missing(reason: str, provider: str = "scripts/system-deps.sh") -> None:
     """Skip on a developer's machine; in CI a missing part is a failure, never a skip."""
     if IN_CI:
-        pytest.fail(f"{reason} (CI must provide it: see scripts/system-deps.sh)")
+        pytest.fail(f"{reason} (CI must provide it: {provider})")
     pytest.skip(reason)
 
 
@@ -36,7 +36,11 @@ def require_binary(name: str, package: str) -> str:
 @pytest.fixture(scope="session")
 def shared() -> Path:
     if not SHARED.is_dir():
-        missing(f"needs the shared reference folder at {SHARED}, absent on a fresh clone")
+        missing(
+            f"needs the shared reference folder at {SHARED}, absent on a fresh clone "
+            "(set INCIDENTBOOK_SHARED to point elsewhere)",
+            provider="a copy of shared/ beside the checkout",
+        )
     return SHARED
 
 
