@@ -176,5 +176,67 @@ def taxonomy_show(facet: str | None, taxonomy_file: Path | None) -> None:
             click.echo(f"  {'  ' * depth}{value.id:<{40 - 2 * depth}} {value.description}")
 
 
+def _analysis_json(inv) -> dict:
+    analysis = inv.analysis
+    return {
+        "incident": inv.spec.id,
+        "window": analysis.window.model_dump(mode="json"),
+        "baseline": analysis.baseline.model_dump(mode="json"),
+        "primary_signal": analysis.primary,
+        "findings": [f.model_dump(mode="json") for f in analysis.findings],
+        "correlations": [c.model_dump(mode="json") for c in analysis.correlations],
+        "notes": analysis.notes,
+    }
+
+
+@main.command()
+@click.argument("incident", type=click.Path(path_type=Path))
+@click.option("--start", help="Window start, RFC 3339 with offset (default: incident.yaml's).")
+@click.option("--end", help="Window end, RFC 3339 with offset (default: incident.yaml's).")
+@click.option("--signal", "signals", multiple=True, help="Only these signals (repeatable).")
+@click.option("--pack", help="Signal pack name or path (default: incident.yaml's).")
+@click.option("--json", "as_json", is_flag=True, help="Print JSON: findings, correlations, notes.")
+@_friendly_errors
+def analyze(
+    incident: Path,
+    start: str | None,
+    end: str | None,
+    signals: tuple[str, ...],
+    pack: str | None,
+    as_json: bool,
+) -> None:
+    """Find what happened in an incident folder's window: findings and what coincided."""
+    from incidentbook.pipeline import investigate
+    from incidentbook.report import print_analysis
+
+    inv = investigate(incident, start, end, list(signals) or None, pack)
+    if as_json:
+        click.echo(json.dumps(_analysis_json(inv), indent=2, ensure_ascii=False))
+    else:
+        print_analysis(inv)
+
+
+@main.command()
+@click.argument("scenario")
+@click.option(
+    "-o", "--output", "out", required=True, type=click.Path(file_okay=False, path_type=Path)
+)
+@click.option("--scale", type=click.Choice(["small", "full"]), default="small", show_default=True)
+@click.option("--seed", type=int, default=0, show_default=True)
+@_friendly_errors
+def synth(scenario: str, out: Path, scale: str, seed: int) -> None:
+    """Write a simulated incident folder (and truth.json) for SCENARIO."""
+    from incidentbook.synth import SCENARIOS, synthesize
+
+    if scenario not in SCENARIOS:
+        raise click.BadParameter(
+            f"{scenario!r}; known scenarios: {', '.join(sorted(SCENARIOS))}", param_hint="SCENARIO"
+        )
+    path = synthesize(
+        scenario, out, scale=scale, seed=seed, progress=lambda m: click.echo(m, err=True)
+    )
+    click.echo(str(path))
+
+
 if __name__ == "__main__":
     main()

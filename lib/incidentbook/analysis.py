@@ -1,0 +1,623 @@
+"""Finding what happened in a window: anomalies per signal, what coincided, which hosts.
+
+Methods, and why they fit telemetry from training clusters:
+
+* Drops and spikes: a robust z-score (Iglewicz and Hoaglin's modified z, |z| > 3.5) of
+  each sample against a trailing rolling median, with the noise scale taken as the
+  median absolute deviation (scipy.stats.median_abs_deviation) of the baseline's
+  residuals. Medians ignore the very outliers being looked for, so a few sharp drops do
+  not drag the reference down the way a mean and standard deviation would, and the
+  trailing median follows slow drifts so only sharp departures count.
+* Level shifts: PELT change-point search (ruptures) with a BIC-style penalty scaled by
+  the robust noise estimate: the number of segments is chosen by the data.
+* Trends: the Theil-Sen slope (scipy.stats.theilslopes), robust to the drops riding on
+  the trend; reported when its confidence interval excludes zero.
+* Outlier hosts: the modified z-score again, across hosts (each host's level in the
+  window against the median host), which is how "the same few hosts" stand out.
+* Coincidence: a signal's anomalies are matched to the primary symptom's within a
+  tolerance; the score is the F1 of the two match rates (drops explained, anomalies
+  that fell in a drop), so a signal that spikes all the time ranks low.
+
+A practical-significance floor (`min_relative`, 10% of the baseline level by default)
+keeps statistically clear but tiny deviations of very quiet series out of the findings.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass, field
+from datetime import UTC, datetime, timedelta
+
+import numpy as np
+import polars as pl
+import ruptures
+from scipy import stats
+
+from incidentbook.frames import cluster_series
+from incidentbook.record import Correlation, Finding
+from incidentbook.signals import Signal
+from incidentbook.sources import LoadReport, Metrics
+from incidentbook.window import TimeWindow
+
+MODIFIED_Z = 3.5
+"""Iglewicz and Hoaglin's cut-off for the modified z-score."""
+
+
+@dataclass(frozen=True)
+class AnalysisConfig:
+    threshold: float = MODIFIED_Z
+    min_relative: float = 0.10
+    context: timedelta = timedelta(minutes=30)
+    tolerance: timedelta | None = None  # default: two sampling steps, at least one minute
+    max_points_for_fits: int = 400
+
+
+DEFAULT_CONFIG = AnalysisConfig()
+
+
+@dataclass
+class Analysis:
+    """Everything the analysis found, in the shapes the workbook and the record need."""
+
+    window: TimeWindow
+    baseline: TimeWindow
+    primary: str
+    findings: list[Finding]
+    correlations: list[Correlation]
+    cluster: pl.DataFrame
+    intervals: pl.DataFrame
+    report: LoadReport
+    notes: list[str] = field(default_factory=list)
+
+    def findings_frame(self) -> pl.DataFrame:
+        return findings_frame(self.findings)
+
+
+def findings_frame(findings: list[Finding]) -> pl.DataFrame:
+    rows = [
+        {
+            "kind": f.kind,
+            "signal": f.signal,
+            "start": f.start,
+            "end": f.end,
+            "magnitude": f.magnitude,
+            "hosts": len(f.hosts),
+            "summary": f.summary,
+        }
+        for f in findings
+    ]
+    schema = {
+        "kind": pl.String,
+        "signal": pl.String,
+        "start": pl.Datetime("us", "UTC"),
+        "end": pl.Datetime("us", "UTC"),
+        "magnitude": pl.Float64,
+        "hosts": pl.Int64,
+        "summary": pl.String,
+    }
+    return pl.DataFrame(rows, schema=schema, orient="row") if rows else pl.DataFrame(schema=schema)
+
+
+# --- one series -----------------------------------------------------------------------
+
+
+def robust_scale(values: np.ndarray, level: float) -> float:
+    """Noise scale: normal-consistent MAD, floored so a flat series does not divide by zero."""
+    values = values[np.isfinite(values)]
+    mad = float(stats.median_abs_deviation(values, scale="normal")) if values.size else 0.0
+    return max(mad, 0.01 * abs(level), 1e-12)
+
+
+def detect_intervals(
+    series: pl.DataFrame,
+    bad: str,
+    baseline: TimeWindow,
+    config: AnalysisConfig = DEFAULT_CONFIG,
+) -> pl.DataFrame:
+    """Runs of anomalous samples in one series (columns ts, value), as intervals.
+
+    Returns start, end, direction (down/up), mean, extreme, reference (the rolling median
+    it departed from), and samples.
+    """
+    empty = pl.DataFrame(
+        schema={
+            "start": pl.Datetime("us", "UTC"),
+            "end": pl.Datetime("us", "UTC"),
+            "direction": pl.String,
+            "mean": pl.Float64,
+            "extreme": pl.Float64,
+            "reference": pl.Float64,
+            "samples": pl.UInt32,
+        }
+    )
+    series = series.drop_nulls("value").sort("ts")
+    if series.height < 5:
+        return empty
+    step = series.get_column("ts").diff().median()
+    context = f"{max(int(config.context.total_seconds()), int(step.total_seconds()) * 10)}s"
+    with_ref = series.with_columns(
+        reference=pl.col("value").rolling_median_by("ts", window_size=context)
+    ).with_columns(residual=pl.col("value") - pl.col("reference"))
+    in_base = (pl.col("ts") >= baseline.start) & (pl.col("ts") < baseline.end)
+    base = with_ref.filter(in_base)
+    if base.height < 5:
+        base = with_ref
+    level = float(base.get_column("value").median())
+    scale = robust_scale(base.get_column("residual").to_numpy(), level)
+    floor = config.min_relative * abs(level)
+    z = pl.col("residual") / scale
+    up = (z > config.threshold) & (pl.col("residual") >= floor)
+    down = (z < -config.threshold) & (-pl.col("residual") >= floor)
+    flag = {"up": up, "down": down}.get(bad, up | down)
+    flagged = with_ref.with_columns(
+        direction=pl.when(flag & (pl.col("residual") > 0))
+        .then(pl.lit("up"))
+        .when(flag)
+        .then(pl.lit("down"))
+        .otherwise(pl.lit(None, pl.String))
+    ).with_columns(run=pl.col("direction").rle_id())
+    runs = (
+        flagged.filter(pl.col("direction").is_not_null())
+        .group_by("run", "direction")
+        .agg(
+            start=pl.col("ts").min(),
+            last=pl.col("ts").max(),
+            mean=pl.col("value").mean(),
+            extreme=pl.when(pl.col("direction").first() == "up")
+            .then(pl.col("value").max())
+            .otherwise(pl.col("value").min()),
+            reference=pl.col("reference").median(),
+            samples=pl.len(),
+        )
+        .sort("start")
+    )
+    if runs.height == 0:
+        return empty
+    # Runs split by a single quiet sample are one event.
+    merged = (
+        runs.with_columns(
+            new=((pl.col("start") - pl.col("last").shift()) > step * 2).fill_null(True)
+            | (pl.col("direction") != pl.col("direction").shift()).fill_null(True)
+        )
+        .with_columns(event=pl.col("new").cum_sum())
+        .group_by("event", "direction")
+        .agg(
+            start=pl.col("start").min(),
+            end=pl.col("last").max() + step,
+            mean=(pl.col("mean") * pl.col("samples")).sum() / pl.col("samples").sum(),
+            extreme=pl.when(pl.col("direction").first() == "up")
+            .then(pl.col("extreme").max())
+            .otherwise(pl.col("extreme").min()),
+            reference=pl.col("reference").median(),
+            samples=pl.col("samples").sum().cast(pl.UInt32),
+        )
+        .sort("start")
+    )
+    return merged.select(empty.columns)
+
+
+def _downsampled(series: pl.DataFrame, points: int) -> tuple[np.ndarray, np.ndarray]:
+    """Bucket means for the fits (PELT and Theil-Sen are quadratic in the worst case)."""
+    series = series.drop_nulls("value").sort("ts")
+    n = series.height
+    if n > points:
+        bucket = (pl.int_range(pl.len()) * points // n).alias("bucket")
+        series = (
+            series.group_by(bucket).agg(pl.col("ts").first(), pl.col("value").mean()).sort("bucket")
+        )
+    t = series.get_column("ts").dt.epoch("s").to_numpy().astype(float)
+    return t, series.get_column("value").to_numpy().astype(float)
+
+
+def detect_level_shifts(
+    series: pl.DataFrame, bad: str, level: float, config: AnalysisConfig
+) -> list[tuple[int, int, float, np.ndarray]]:
+    """Segments (start index, end index, mean, times) that sit away from the baseline level."""
+    t, y = _downsampled(series, config.max_points_for_fits)
+    if y.size < 20:
+        return []
+    sigma = robust_scale(np.diff(y) / math.sqrt(2), level)
+    breaks = (
+        ruptures.Pelt(model="l2", min_size=max(3, y.size // 50))
+        .fit(y)
+        .predict(pen=2 * sigma**2 * math.log(y.size) * 3)
+    )
+    segments, start = [], 0
+    for end in breaks:
+        mean = float(np.mean(y[start:end]))
+        delta = mean - level
+        big = abs(delta) > max(config.threshold * sigma, config.min_relative * abs(level))
+        wanted = bad == "both" or (bad == "up") == (delta > 0)
+        long_enough = (end - start) >= 0.15 * y.size
+        if big and wanted and long_enough:
+            segments.append((start, end, mean, t))
+        start = end
+    return segments
+
+
+def detect_trend(
+    series: pl.DataFrame, level: float, config: AnalysisConfig
+) -> tuple[float, float] | None:
+    """Theil-Sen fitted values at the window's start and end, if the slope is clearly non-zero."""
+    t, y = _downsampled(series, config.max_points_for_fits)
+    if y.size < 20:
+        return None
+    slope, intercept, low, high = stats.theilslopes(y, t, alpha=0.99)
+    if low <= 0 <= high:
+        return None
+    first, last = intercept + slope * t[0], intercept + slope * t[-1]
+    if abs(last - first) < max(config.min_relative * abs(level), 1e-12):
+        return None
+    return float(first), float(last)
+
+
+# --- the whole window -------------------------------------------------------------------
+
+
+def default_baseline(window: TimeWindow) -> TimeWindow:
+    """The window's first 15%: where a postmortem usually still sees normal behaviour."""
+    return TimeWindow(start=window.start, end=window.start + window.duration * 0.15)
+
+
+def _relative(value: float, level: float) -> float:
+    return (value - level) / abs(level) if level else value - level
+
+
+def _fmt(value: float, unit: str) -> str:
+    if unit == "s" and abs(value) < 1:
+        return f"{value * 1000:,.1f} ms"
+    if unit == "ratio":
+        return f"{value:.1%}"
+    if abs(value) >= 100:
+        return f"{value:,.0f}{' ' + unit if unit else ''}"
+    return f"{value:,.3g}{' ' + unit if unit else ''}"
+
+
+def _span(start, end) -> str:
+    seconds = (end - start).total_seconds()
+    if seconds < 120:
+        return f"for {seconds:.0f} s ({start:%H:%M:%S}-{end:%H:%M:%S} UTC)"
+    length = f"{seconds / 60:.0f} min" if seconds < 7200 else f"{seconds / 3600:.1f} h"
+    return f"for {length} ({start:%H:%M}-{end:%H:%M} UTC)"
+
+
+def _listing(hosts: list[str], most: int = 5) -> str:
+    return ", ".join(hosts[:most]) + (f" and {len(hosts) - most} more" if len(hosts) > most else "")
+
+
+def _hosts_in(per_node_flags: pl.DataFrame, signal: str, start, end) -> list[str]:
+    if per_node_flags.height == 0:
+        return []
+    hit = per_node_flags.filter(
+        (pl.col("signal") == signal) & (pl.col("ts") >= start) & (pl.col("ts") < end)
+    )
+    return sorted(hit.get_column("node").unique().to_list())
+
+
+def per_node_flags(
+    frame: pl.DataFrame, signals: dict[str, Signal], baseline: TimeWindow, k: float
+) -> pl.DataFrame:
+    """Samples where a host's own series departed from its baseline (for naming hosts)."""
+    per_node = frame.group_by("signal", "node", "ts").agg(value=pl.col("value").mean())
+    in_base = (pl.col("ts") >= baseline.start) & (pl.col("ts") < baseline.end)
+    stats_ = (
+        per_node.filter(in_base)
+        .group_by("signal", "node")
+        .agg(
+            med=pl.col("value").median(),
+            mad=(pl.col("value") - pl.col("value").median()).abs().median() * 1.4826,
+        )
+    )
+    bad = pl.DataFrame({"signal": list(signals), "bad": [s.bad for s in signals.values()]})
+    scale = pl.max_horizontal(pl.col("mad"), pl.col("med").abs() * 0.01, pl.lit(1e-12))
+    z = (pl.col("value") - pl.col("med")) / scale
+    return (
+        per_node.join(stats_, on=["signal", "node"])
+        .join(bad, on="signal")
+        .filter(
+            pl.when(pl.col("bad") == "up")
+            .then(z > k)
+            .when(pl.col("bad") == "down")
+            .then(z < -k)
+            .otherwise(z.abs() > k)
+        )
+        .select("signal", "node", "ts")
+    )
+
+
+def outlier_hosts(
+    frame: pl.DataFrame, signals: dict[str, Signal], window: TimeWindow, config: AnalysisConfig
+) -> list[Finding]:
+    """Hosts whose level over the window sits far from the median host's, per signal."""
+    findings = []
+    for name, signal in signals.items():
+        if name == "node_up":
+            continue  # hosts that are down are failure rates, not outliers
+        rows = frame.filter(pl.col("signal") == name)
+        if rows.height == 0:
+            continue
+        # Rates of rare events (link flaps) are mostly zero: their mean, not median, shows them.
+        stat = pl.col("value").mean() if signal.kind == "counter_rate" else pl.col("value").median()
+        per_unit = rows.group_by("node", "gpu").agg(level=stat)
+        worst = {"down": pl.col("level").min(), "up": pl.col("level").max()}.get(signal.bad)
+        if worst is None:  # both directions: the unit furthest from the median unit
+            centre = per_unit.get_column("level").median()
+            worst = pl.col("level").sort_by((pl.col("level") - centre).abs()).last()
+        per_host = per_unit.group_by("node").agg(level=worst)
+        levels = per_host.get_column("level").to_numpy()
+        if levels.size < 5:
+            continue
+        centre = float(np.median(levels))
+        scale = robust_scale(levels, centre)
+        floor = config.min_relative * abs(centre)
+        deviation = pl.col("level") - centre
+        z = deviation / scale
+        cond = {
+            "up": (z > config.threshold) & (deviation >= floor),
+            "down": (z < -config.threshold) & (-deviation >= floor),
+        }.get(signal.bad, (z.abs() > config.threshold) & (deviation.abs() >= floor))
+        out = per_host.filter(cond).sort("node")
+        if out.height == 0:
+            continue
+        hosts = out.get_column("node").to_list()
+        typical = float(out.get_column("level").median())
+        findings.append(
+            Finding(
+                kind="outlier_host",
+                signal=name,
+                start=window.start,
+                end=window.end,
+                magnitude=_relative(typical, centre),
+                hosts=hosts,
+                value=typical,
+                baseline=centre,
+                summary=(
+                    f"{len(hosts)} of {levels.size} hosts stand out on {signal.label.lower()}: "
+                    f"typically {_fmt(typical, signal.unit)} against {_fmt(centre, signal.unit)} "
+                    f"on the median host ({_listing(hosts)})"
+                ),
+            )
+        )
+    return findings
+
+
+def failure_rates(frame: pl.DataFrame, window: TimeWindow) -> list[Finding]:
+    """Hosts that never came up, and hosts lost during the window, from node_up."""
+    up = frame.filter(pl.col("signal") == "node_up")
+    if up.height == 0:
+        return []
+    per_host = (
+        up.sort("ts")
+        .group_by("node")
+        .agg(
+            peak=pl.col("value").max(),
+            last=pl.col("value").last(),
+            lost_at=pl.col("ts").filter(pl.col("value") < 0.5).first(),
+        )
+    )
+    total = per_host.height
+    findings = []
+    never = per_host.filter(pl.col("peak") < 0.5).sort("node")
+    lost = per_host.filter((pl.col("peak") >= 0.5) & (pl.col("last") < 0.5)).sort("node")
+    if never.height:
+        hosts = never.get_column("node").to_list()
+        findings.append(
+            Finding(
+                kind="failure_rate",
+                signal="node_up",
+                start=window.start,
+                end=window.end,
+                magnitude=-len(hosts) / total,
+                hosts=hosts,
+                value=len(hosts) / total,
+                baseline=0.0,
+                summary=(
+                    f"{len(hosts)} of {total} hosts ({len(hosts) / total:.0%}) never came up "
+                    "in the window (their exporters were never reachable)"
+                ),
+            )
+        )
+    if lost.height:
+        hosts = lost.get_column("node").to_list()
+        first = lost.get_column("lost_at").min()
+        findings.append(
+            Finding(
+                kind="failure_rate",
+                signal="node_up",
+                start=first,
+                end=window.end,
+                magnitude=-len(hosts) / total,
+                hosts=hosts,
+                value=len(hosts) / total,
+                baseline=0.0,
+                summary=(
+                    f"{len(hosts)} of {total} hosts went down during the window and stayed down, "
+                    f"the first at {first:%H:%M} UTC ({', '.join(hosts[:5])})"
+                ),
+            )
+        )
+    return findings
+
+
+def correlate(
+    intervals: pl.DataFrame,
+    primary: str,
+    signals: dict[str, Signal],
+    tolerance: timedelta,
+) -> list[Correlation]:
+    """Rank signals by how well their anomalies line up with the primary symptom's."""
+    symptom = intervals.filter(pl.col("signal") == primary).sort("start")
+    if symptom.height == 0:
+        return []
+    p_start = symptom.get_column("start").to_list()
+    p_end = symptom.get_column("end").to_list()
+    primary_label = signals[primary].label.lower() if primary in signals else primary
+    kind_word = "drops" if signals.get(primary) and signals[primary].bad == "down" else "anomalies"
+    ranked = []
+    for name, signal in signals.items():
+        if name == primary:
+            continue
+        mine = intervals.filter(pl.col("signal") == name).sort("start")
+        if mine.height == 0:
+            continue
+        a_start, a_end = mine.get_column("start").to_list(), mine.get_column("end").to_list()
+        matched_primary, lags, matched_mine = 0, [], set()
+        for ps, pe in zip(p_start, p_end, strict=True):
+            hits = [
+                i
+                for i, (s, e) in enumerate(zip(a_start, a_end, strict=True))
+                if s <= pe + tolerance and e >= ps - tolerance
+            ]
+            if hits:
+                matched_primary += 1
+                lags.append(min((a_start[i] - ps).total_seconds() for i in hits))
+                matched_mine.update(hits)
+        recall = matched_primary / len(p_start)
+        precision = len(matched_mine) / len(a_start)
+        score = 0.0 if recall == 0 else 2 * precision * recall / (precision + recall)
+        if score == 0:
+            continue
+        lag = float(np.median(lags))
+        verb = {"up": "rose", "down": "fell"}.get(signal.bad, "moved")
+        timing = (
+            f"starting a median {abs(lag):.0f} s {'before' if lag < 0 else 'after'} them"
+            if abs(lag) >= 1
+            else "starting with them"
+        )
+        explanation = (
+            f"{signal.label} {verb} during {matched_primary} of {len(p_start)} {primary_label} "
+            f"{kind_word}, {timing}; {len(matched_mine)} of its {len(a_start)} anomalies fell "
+            f"in one."
+        )
+        if signal.role == "effect":
+            explanation += (
+                " It moves with the job's own pace, so it is a consequence more than a cause."
+            )
+        ranked.append(
+            (
+                signal.role != "cause",
+                -round(score, 2),
+                lag,
+                name,
+                Correlation(
+                    signal=name,
+                    score=round(score, 4),
+                    lag_seconds=lag,
+                    matched=matched_primary,
+                    explanation=explanation,
+                ),
+            )
+        )
+    ranked.sort(key=lambda r: r[:4])
+    return [r[-1] for r in ranked]
+
+
+def analyze(
+    metrics: Metrics,
+    signals: dict[str, Signal],
+    primary: str,
+    baseline: TimeWindow | None = None,
+    config: AnalysisConfig = DEFAULT_CONFIG,
+) -> Analysis:
+    """All findings and correlations for one window."""
+    window = metrics.window
+    baseline = baseline or default_baseline(window)
+    cluster = cluster_series(metrics.frame, signals)
+    flags = per_node_flags(metrics.frame, signals, baseline, config.threshold)
+    findings: list[Finding] = []
+    interval_parts = []
+    for name in sorted(cluster.get_column("signal").unique().to_list()):
+        signal = signals[name]
+        series = cluster.filter(pl.col("signal") == name).select("ts", "value")
+        base_values = series.filter(
+            (pl.col("ts") >= baseline.start) & (pl.col("ts") < baseline.end)
+        )
+        level = float((base_values if base_values.height else series).get_column("value").median())
+        found = detect_intervals(series, signal.bad, baseline, config)
+        interval_parts.append(found.with_columns(signal=pl.lit(name)))
+        for row in found.iter_rows(named=True):
+            kind = "drop" if row["direction"] == "down" else "spike"
+            hosts = _hosts_in(flags, name, row["start"], row["end"])
+            findings.append(
+                Finding(
+                    kind=kind,
+                    signal=name,
+                    start=row["start"],
+                    end=row["end"],
+                    magnitude=_relative(row["mean"], level),
+                    hosts=hosts,
+                    value=row["mean"],
+                    baseline=level,
+                    summary=(
+                        f"{signal.label} {'fell' if kind == 'drop' else 'rose'} to "
+                        f"{_fmt(row['mean'], signal.unit)} against a baseline of "
+                        f"{_fmt(level, signal.unit)} ({_relative(row['mean'], level):+.0%}) "
+                        f"{_span(row['start'], row['end'])}"
+                        + (f" on {len(hosts)} hosts" if hosts else "")
+                    ),
+                )
+            )
+        trend = detect_trend(series, level, config)
+        if trend is not None:
+            first, last = trend
+            findings.append(
+                Finding(
+                    kind="trend",
+                    signal=name,
+                    start=window.start,
+                    end=window.end,
+                    magnitude=_relative(last, level) - _relative(first, level),
+                    value=last,
+                    baseline=level,
+                    summary=(
+                        f"{signal.label} trended {'up' if last > first else 'down'} from "
+                        f"{_fmt(first, signal.unit)} to {_fmt(last, signal.unit)} over the window"
+                    ),
+                )
+            )
+            continue
+        for start, end, mean, t in detect_level_shifts(series, signal.bad, level, config):
+            seg_start = _epoch(t[start])
+            seg_end = _epoch(t[end - 1]) if end < len(t) else window.end
+            findings.append(
+                Finding(
+                    kind="level_shift",
+                    signal=name,
+                    start=seg_start,
+                    end=seg_end,
+                    magnitude=_relative(mean, level),
+                    value=mean,
+                    baseline=level,
+                    summary=(
+                        f"{signal.label} shifted to {_fmt(mean, signal.unit)} from "
+                        f"{_fmt(level, signal.unit)} {_span(seg_start, seg_end)}"
+                    ),
+                )
+            )
+    findings += outlier_hosts(metrics.frame, signals, window, config)
+    findings += failure_rates(metrics.frame, window)
+    findings.sort(key=lambda f: (f.start, f.kind, f.signal, f.end))
+    intervals = pl.concat(interval_parts) if interval_parts else pl.DataFrame()
+    step = (
+        cluster.group_by("signal").agg(step=pl.col("ts").diff().median()).get_column("step").max()
+    )
+    tolerance = config.tolerance or max(timedelta(minutes=1), (step or timedelta(0)) * 2)
+    correlations = correlate(intervals, primary, signals, tolerance) if intervals.height else []
+    notes = metrics.report.notes()
+    if primary not in cluster.get_column("signal").unique().to_list():
+        notes.insert(0, f"the primary signal {primary!r} has no data in the window")
+    return Analysis(
+        window=window,
+        baseline=baseline,
+        primary=primary,
+        findings=findings,
+        correlations=correlations,
+        cluster=cluster,
+        intervals=intervals,
+        report=metrics.report,
+        notes=notes,
+    )
+
+
+def _epoch(seconds: float) -> datetime:
+    return datetime.fromtimestamp(seconds, tz=UTC)

@@ -1,0 +1,112 @@
+"""The incident folder: the input contract of the workbook.
+
+    incident.yaml   what and when: id, title, window, baseline, primary signal, cluster
+    metrics/        long-format samples: Parquet or CSV (timestamp, metric, value, labels...)
+                    or OpenMetrics text with timestamps (as promtool accepts)
+    logs/           raw logs as the hosts wrote them (read by the logs stage)
+    case.yaml       optional: the human narrative of the case record
+
+Everything in incident.yaml is checked once here; later stages trust it.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+import yaml
+from pydantic import BaseModel, ConfigDict, Field, ValidationError, model_validator
+
+from incidentbook.errors import IncidentbookError, Problem
+from incidentbook.taxonomy import SLUG
+from incidentbook.window import TimeWindow
+
+
+class IncidentFolderError(IncidentbookError):
+    """An incident folder that is missing or whose incident.yaml is not valid."""
+
+
+class Cluster(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+
+    name: str = Field(description="Cluster name, as the metrics' labels know it.")
+    nodes: int = Field(ge=1, description="Hosts in the cluster or job.")
+    gpus_per_node: int = Field(8, ge=0)
+    gpu_model: str | None = Field(None, description="For example H100.")
+    selectors: dict[str, str] = Field(
+        default_factory=dict,
+        description="Label matchers that pick this cluster's series out of a shared source.",
+    )
+
+
+class IncidentSpec(BaseModel):
+    """incident.yaml."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    id: str = Field(pattern=SLUG)
+    title: str = Field(min_length=1)
+    window: TimeWindow
+    baseline: TimeWindow | None = Field(
+        None, description="A quiet period to compare against; default: the window's first part."
+    )
+    primary_signal: str = Field("throughput", description="The symptom's signal.")
+    cluster: Cluster
+    signal_pack: str = Field("default", description="Name in templates/signals/ or a path.")
+    signals: dict[str, dict[str, Any]] = Field(
+        default_factory=dict, description="Overrides of the pack's signal definitions."
+    )
+
+    @model_validator(mode="after")
+    def _baseline_not_after_window(self) -> IncidentSpec:
+        if self.baseline and self.baseline.start >= self.window.end:
+            raise ValueError("the baseline starts after the incident window ends")
+        return self
+
+
+class IncidentFolder:
+    """An incident folder on disk, with its validated spec."""
+
+    def __init__(self, path: Path | str):
+        self.path = Path(path)
+        spec_path = self.path / "incident.yaml"
+        if not self.path.is_dir():
+            raise IncidentFolderError(
+                f"{self.path} is not a folder; an incident is a folder with incident.yaml"
+            )
+        if not spec_path.is_file():
+            raise IncidentFolderError(
+                f"{self.path} has no incident.yaml; see the README's incident folder contract"
+            )
+        self.spec = load_spec(spec_path)
+
+    @property
+    def metrics_dir(self) -> Path:
+        return self.path / "metrics"
+
+    @property
+    def logs_dir(self) -> Path:
+        return self.path / "logs"
+
+    @property
+    def case_path(self) -> Path:
+        return self.path / "case.yaml"
+
+    def __repr__(self) -> str:
+        return f"IncidentFolder({str(self.path)!r}, id={self.spec.id!r})"
+
+
+def load_spec(path: Path) -> IncidentSpec:
+    try:
+        data = yaml.safe_load(path.read_text(encoding="utf-8"))
+    except yaml.YAMLError as exc:
+        raise IncidentFolderError(f"{path} is not valid YAML: {exc}") from None
+    try:
+        return IncidentSpec.model_validate(data)
+    except ValidationError as exc:
+        from incidentbook.store import problems_from
+
+        problems: list[Problem] = problems_from(exc, str(path))
+        raise IncidentFolderError(
+            f"{path} is not a valid incident spec:\n" + "\n".join(f"  {p}" for p in problems)
+        ) from None
