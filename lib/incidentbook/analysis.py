@@ -209,46 +209,58 @@ def _downsampled(series: pl.DataFrame, points: int) -> tuple[np.ndarray, np.ndar
     return t, series.get_column("value").to_numpy().astype(float)
 
 
-def detect_level_shifts(
-    series: pl.DataFrame, bad: str, level: float, config: AnalysisConfig
-) -> list[tuple[int, int, float, np.ndarray]]:
-    """Segments (start index, end index, mean, times) that sit away from the baseline level."""
+@dataclass(frozen=True)
+class Shape:
+    """How a series moved over the whole window: a trend, or shifts between levels."""
+
+    trend: tuple[float, float] | None  # fitted first and last values
+    shifts: list[tuple[datetime, datetime | None, float]]  # start, end (None: to the end), mean
+
+
+def _bic(rss: float, n: int, params: int) -> float:
+    return n * math.log(max(rss, 1e-300) / n) + params * math.log(n)
+
+
+def describe_shape(series: pl.DataFrame, bad: str, level: float, config: AnalysisConfig) -> Shape:
+    """A straight line (Theil-Sen) or a few flat levels (PELT), whichever BIC prefers.
+
+    A ramp and a step both show a significant slope, and PELT carves a ramp into many
+    short levels; comparing the two models' BIC tells a filling disk from a failover.
+    """
     t, y = _downsampled(series, config.max_points_for_fits)
     if y.size < 20:
-        return []
+        return Shape(None, [])
+    n = y.size
     sigma = robust_scale(np.diff(y) / math.sqrt(2), level)
     breaks = (
-        ruptures.Pelt(model="l2", min_size=max(3, y.size // 50))
+        ruptures.Pelt(model="l2", min_size=max(3, n // 50), jump=1)
         .fit(y)
-        .predict(pen=2 * sigma**2 * math.log(y.size) * 3)
+        .predict(pen=2 * sigma**2 * math.log(n) * 3)
     )
-    segments, start = [], 0
-    for end in breaks:
-        mean = float(np.mean(y[start:end]))
+    bounds = list(zip([0, *breaks[:-1]], breaks, strict=True))
+    rss_steps = sum(float(np.sum((y[a:b] - y[a:b].mean()) ** 2)) for a, b in bounds)
+    bic_steps = _bic(rss_steps, n, 2 * len(bounds))
+
+    slope, intercept, low, high = stats.theilslopes(y, t, alpha=0.99)
+    line = intercept + slope * t
+    bic_line = _bic(float(np.sum((y - line) ** 2)), n, 2)
+    change = line[-1] - line[0]
+    trend_ok = not (low <= 0 <= high) and abs(change) >= max(
+        config.min_relative * abs(level), 1e-12
+    )
+    trend_ok &= bad == "both" or (bad == "up") == (change > 0)
+    if trend_ok and bic_line <= bic_steps:
+        return Shape((float(line[0]), float(line[-1])), [])
+
+    shifts = []
+    for a, b in bounds:
+        mean = float(np.mean(y[a:b]))
         delta = mean - level
         big = abs(delta) > max(config.threshold * sigma, config.min_relative * abs(level))
         wanted = bad == "both" or (bad == "up") == (delta > 0)
-        long_enough = (end - start) >= 0.15 * y.size
-        if big and wanted and long_enough:
-            segments.append((start, end, mean, t))
-        start = end
-    return segments
-
-
-def detect_trend(
-    series: pl.DataFrame, level: float, config: AnalysisConfig
-) -> tuple[float, float] | None:
-    """Theil-Sen fitted values at the window's start and end, if the slope is clearly non-zero."""
-    t, y = _downsampled(series, config.max_points_for_fits)
-    if y.size < 20:
-        return None
-    slope, intercept, low, high = stats.theilslopes(y, t, alpha=0.99)
-    if low <= 0 <= high:
-        return None
-    first, last = intercept + slope * t[0], intercept + slope * t[-1]
-    if abs(last - first) < max(config.min_relative * abs(level), 1e-12):
-        return None
-    return float(first), float(last)
+        if big and wanted and (b - a) >= 0.15 * n:
+            shifts.append((_epoch(t[a]), _epoch(t[b]) if b < n else None, mean))
+    return Shape(None, shifts)
 
 
 # --- the whole window -------------------------------------------------------------------
@@ -557,9 +569,9 @@ def analyze(
                     ),
                 )
             )
-        trend = detect_trend(series, level, config)
-        if trend is not None:
-            first, last = trend
+        shape = describe_shape(series, signal.bad, level, config)
+        if shape.trend is not None:
+            first, last = shape.trend
             findings.append(
                 Finding(
                     kind="trend",
@@ -575,10 +587,8 @@ def analyze(
                     ),
                 )
             )
-            continue
-        for start, end, mean, t in detect_level_shifts(series, signal.bad, level, config):
-            seg_start = _epoch(t[start])
-            seg_end = _epoch(t[end - 1]) if end < len(t) else window.end
+        for seg_start, seg_end, mean in shape.shifts:
+            seg_end = seg_end or window.end
             findings.append(
                 Finding(
                     kind="level_shift",

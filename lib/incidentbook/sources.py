@@ -17,6 +17,7 @@ from dataclasses import dataclass, field
 from datetime import datetime
 from pathlib import Path
 from typing import Protocol
+from zoneinfo import ZoneInfo
 
 import polars as pl
 
@@ -163,20 +164,24 @@ def _scan_parquet(path: Path, window: TimeWindow, signals: list[Signal]) -> pl.L
             f"{path}: the timestamp column has no time zone (naive datetimes); "
             "write timestamps as UTC (polars: Datetime('us', 'UTC'))"
         )
+    # The window is compared with the file's own column, not a derived one, so that polars
+    # pushes it into the scan and skips row groups outside it.
+    raw_ts = pl.col("timestamp")
     if isinstance(ts_type, pl.Datetime):
-        ts = pl.col("timestamp").dt.convert_time_zone("UTC").cast(UTC_US)
+        zone = ZoneInfo(ts_type.time_zone)
+        lo, hi = window.start.astimezone(zone), window.end.astimezone(zone)
+        ts = raw_ts.dt.convert_time_zone("UTC").cast(UTC_US)
     elif ts_type.is_numeric():
-        ts = pl.from_epoch(
-            (pl.col("timestamp") * 1e6).cast(pl.Int64), time_unit="us"
-        ).dt.replace_time_zone("UTC")
+        lo, hi = window.start.timestamp(), window.end.timestamp()
+        ts = pl.from_epoch((raw_ts * 1e6).cast(pl.Int64), time_unit="us").dt.replace_time_zone(
+            "UTC"
+        )
     else:
         raise MetricsError(f"{path}: the timestamp column is {ts_type}; expected a UTC datetime")
     columns = schema.names()
+    in_window = (raw_ts >= lo) & (raw_ts < hi)
     return _canonical(
-        frame.with_columns(ts=ts).filter(
-            (pl.col("ts") >= window.start) & (pl.col("ts") < window.end) & _wanted(signals, columns)
-        ),
-        columns,
+        frame.filter(in_window & _wanted(signals, columns)).with_columns(ts=ts), columns
     )
 
 
