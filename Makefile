@@ -26,6 +26,11 @@ test: $(STAMP)
 	$(BIN)/ruff check .
 	$(BIN)/python -m pytest
 
+## bench: the benchmarks, each printing a table (medians, ratios from one run)
+bench: $(STAMP)
+	$(BIN)/python -m bench.metrics_load
+	$(BIN)/python -m bench.nab
+
 lint: $(STAMP)
 	$(BIN)/ruff check .
 	$(BIN)/ruff format --check lib tests

@@ -50,6 +50,7 @@ class AnalysisConfig:
     context: timedelta = timedelta(minutes=30)
     tolerance: timedelta | None = None  # default: two sampling steps, at least one minute
     max_points_for_fits: int = 400
+    min_samples: int = 2
 
 
 DEFAULT_CONFIG = AnalysisConfig()
@@ -102,9 +103,19 @@ def findings_frame(findings: list[Finding]) -> pl.DataFrame:
 
 
 def robust_scale(values: np.ndarray, level: float) -> float:
-    """Noise scale: normal-consistent MAD, floored so a flat series does not divide by zero."""
+    """Noise scale: the normal-consistent MAD.
+
+    Where more than half the values are equal (a quantised or mostly-idle series) the MAD
+    is zero; then, as Iglewicz and Hoaglin's modified z-score prescribes, the mean
+    absolute deviation from the median (times 1.2533, its normal-consistent factor). The
+    final floor only keeps a perfectly flat series from dividing by zero.
+    """
     values = values[np.isfinite(values)]
-    mad = float(stats.median_abs_deviation(values, scale="normal")) if values.size else 0.0
+    if values.size == 0:
+        return max(0.01 * abs(level), 1e-12)
+    mad = float(stats.median_abs_deviation(values, scale="normal"))
+    if mad == 0:
+        mad = 1.253314 * float(np.mean(np.abs(values - np.median(values))))
     return max(mad, 0.01 * abs(level), 1e-12)
 
 
@@ -135,20 +146,34 @@ def detect_intervals(
         return empty
     step = series.get_column("ts").diff().median()
     context = f"{max(int(config.context.total_seconds()), int(step.total_seconds()) * 10)}s"
-    with_ref = series.with_columns(
-        reference=pl.col("value").rolling_median_by("ts", window_size=context)
-    ).with_columns(residual=pl.col("value") - pl.col("reference"))
     in_base = (pl.col("ts") >= baseline.start) & (pl.col("ts") < baseline.end)
-    base = with_ref.filter(in_base)
-    if base.height < 5:
-        base = with_ref
-    level = float(base.get_column("value").median())
-    scale = robust_scale(base.get_column("residual").to_numpy(), level)
-    floor = config.min_relative * abs(level)
-    z = pl.col("residual") / scale
-    up = (z > config.threshold) & (pl.col("residual") >= floor)
-    down = (z < -config.threshold) & (-pl.col("residual") >= floor)
-    flag = {"up": up, "down": down}.get(bad, up | down)
+
+    def against(reference_of: pl.Expr) -> tuple[pl.DataFrame, pl.Expr]:
+        with_ref = series.with_columns(reference=reference_of).with_columns(
+            residual=pl.col("value") - pl.col("reference")
+        )
+        base = with_ref.filter(in_base)
+        if base.height < 5:
+            base = with_ref
+        level = float(base.get_column("value").median())
+        scale = robust_scale(base.get_column("residual").to_numpy(), level)
+        floor = config.min_relative * abs(level)
+        with_ref = with_ref.with_columns(z=pl.col("residual") / scale)
+        z = pl.col("z")
+        up = (z > config.threshold) & (pl.col("residual") >= floor)
+        down = (z < -config.threshold) & (-pl.col("residual") >= floor)
+        return with_ref, {"up": up, "down": down}.get(bad, up | down)
+
+    # Two passes: the second reference is the rolling median of the samples the first pass
+    # found normal, so a long burst does not lift the reference and make its own end look
+    # like a drop.
+    first, flag = against(pl.col("value").rolling_median_by("ts", window_size=context))
+    normal = first.select(pl.when(~flag).then(pl.col("value"))).to_series()
+    series = series.with_columns(normal=normal)
+    reference = (
+        pl.col("normal").rolling_median_by("ts", window_size=context).forward_fill().backward_fill()
+    )
+    with_ref, flag = against(reference)
     flagged = with_ref.with_columns(
         direction=pl.when(flag & (pl.col("residual") > 0))
         .then(pl.lit("up"))
@@ -168,6 +193,13 @@ def detect_intervals(
             .otherwise(pl.col("value").min()),
             reference=pl.col("reference").median(),
             samples=pl.len(),
+            peak_z=pl.col("z").abs().max(),
+        )
+        # Like an alert's `for:` clause, a departure must persist for `min_samples`
+        # samples, unless it is extreme (twice the threshold): one noisy scrape is not
+        # an incident, but a single 10-sigma spike is worth a look.
+        .filter(
+            (pl.col("samples") >= config.min_samples) | (pl.col("peak_z") >= 2 * config.threshold)
         )
         .sort("start")
     )

@@ -1,0 +1,152 @@
+"""Benchmark: loading an incident window from the full-scale SmolLM3 folder.
+
+    python -m bench.metrics_load [--repeat 5] [--folder DIR]
+
+The folder (48 nodes x 8 GPUs, 24 h at 15 s) is generated once by the simulator into
+out/bench/ unless --folder names one. Each measurement runs in a fresh process so its
+peak memory (ru_maxrss) is its own. Compared, for the 2-hour and the 24-hour window:
+
+  incidentbook   FolderSource.metrics(): lazy scans, window and metrics pushed down,
+                 reduced to signals (what the workbook does)
+  pandas         what a user does by hand: pd.read_parquet() every file whole, then
+                 filter rows to the window and the wanted metrics
+  + analysis     incidentbook's load followed by analyze() on the loaded signals
+
+Prints medians and the pandas/incidentbook ratios, all from the same run.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import resource
+import statistics
+import subprocess
+import sys
+import time
+from datetime import timedelta
+from pathlib import Path
+
+REPO = Path(__file__).resolve().parents[1]
+SIGNALS = [
+    "throughput",
+    "disk_read_latency",
+    "fs_used_ratio",
+    "gpu_util",
+    "dataloader_time",
+    "load",
+]
+
+
+def _window(folder: Path, hours: float):
+    from incidentbook.incident import IncidentFolder
+    from incidentbook.window import TimeWindow
+
+    spec = IncidentFolder(folder).spec
+    if hours >= 24:
+        return spec.window
+    start = spec.window.start + timedelta(hours=3)
+    return TimeWindow(start=start, end=start + timedelta(hours=hours))
+
+
+def _work(kind: str, folder: Path, hours: float) -> dict:
+    """One measurement, run inside a fresh worker process."""
+    window = _window(folder, hours)
+    began = time.perf_counter()
+    if kind == "pandas":
+        import pandas as pd
+
+        from incidentbook.signals import load_pack
+
+        pack = load_pack()
+        metrics = {m for name in SIGNALS for m in pack.get(name).metrics}
+        frames = [pd.read_parquet(p) for p in sorted((folder / "metrics").glob("*.parquet"))]
+        whole = pd.concat(frames, ignore_index=True)
+        ts = whole["timestamp"]
+        rows = whole[(ts >= window.start) & (ts < window.end) & whole["metric"].isin(metrics)]
+        count = len(rows)
+    else:
+        from incidentbook.analysis import analyze
+        from incidentbook.incident import IncidentFolder
+        from incidentbook.signals import load_pack
+        from incidentbook.sources import FolderSource
+
+        incident = IncidentFolder(folder)
+        pack = load_pack()
+        wanted = [pack.get(n) for n in SIGNALS]
+        loaded = FolderSource(incident).metrics(window, wanted)
+        count = loaded.report.rows_read
+        if kind == "analysis":
+            analyze(loaded, {s.name: s for s in wanted}, "throughput")
+    seconds = time.perf_counter() - began
+    peak_kib = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
+    return {"seconds": seconds, "rows": count, "peak_mib": peak_kib / 1024}
+
+
+def _measure(kind: str, folder: Path, hours: float) -> dict:
+    out = subprocess.run(
+        [sys.executable, "-m", "bench.metrics_load", "--worker", kind, str(hours), str(folder)],
+        capture_output=True,
+        text=True,
+        cwd=REPO,
+        check=True,
+    )
+    return json.loads(out.stdout.strip().splitlines()[-1])
+
+
+def _folder(given: Path | None) -> Path:
+    if given:
+        return given
+    folder = REPO / "out" / "bench" / "smollm3-storage-full"
+    if not (folder / "truth.json").exists():
+        from incidentbook.synth import synthesize
+
+        print(f"generating the full-scale folder into {folder} (once) ...", file=sys.stderr)
+        synthesize("smollm3-storage", folder, scale="full", seed=0)
+    return folder
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--repeat", type=int, default=5)
+    parser.add_argument("--folder", type=Path)
+    parser.add_argument(
+        "--worker", nargs=3, metavar=("KIND", "HOURS", "FOLDER"), help=argparse.SUPPRESS
+    )
+    args = parser.parse_args()
+    if args.worker:
+        kind, hours, folder = args.worker
+        print(json.dumps(_work(kind, Path(folder), float(hours))))
+        return
+
+    folder = _folder(args.folder)
+    size = sum(p.stat().st_size for p in (folder / "metrics").glob("*")) / 2**20
+    print(f"folder: {folder} ({size:.0f} MiB of metrics files)")
+    print(f"{'window':>7} {'method':<14} {'median s':>9} {'peak MiB':>9} {'rows':>11}")
+    results: dict[tuple[float, str], dict] = {}
+    for hours in (2.0, 24.0):
+        for kind in ("incidentbook", "pandas", "analysis"):
+            runs = [_measure(kind, folder, hours) for _ in range(args.repeat)]
+            median = {
+                "seconds": statistics.median(r["seconds"] for r in runs),
+                "peak_mib": statistics.median(r["peak_mib"] for r in runs),
+                "rows": runs[0]["rows"],
+            }
+            results[hours, kind] = median
+            label = "+ analysis" if kind == "analysis" else kind
+            print(
+                f"{hours:>6.0f}h {label:<14} {median['seconds']:>9.3f} "
+                f"{median['peak_mib']:>9.0f} {median['rows']:>11,}"
+            )
+    print()
+    for hours in (2.0, 24.0):
+        ours, theirs = results[hours, "incidentbook"], results[hours, "pandas"]
+        print(
+            f"{hours:.0f}h window: pandas/incidentbook "
+            f"time {theirs['seconds'] / ours['seconds']:.1f}x, "
+            f"peak memory {theirs['peak_mib'] / ours['peak_mib']:.1f}x"
+        )
+
+
+if __name__ == "__main__":
+    main()
