@@ -132,3 +132,28 @@ def test_bad_extension_is_a_clear_error(tmp_path, data, expected):
 def test_missing_extension_file_is_a_clear_error(tmp_path):
     with pytest.raises(TaxonomyError, match="does not exist"):
         load_taxonomy(tmp_path / "absent.yaml")
+
+
+def test_tree_lists_children_under_their_parent_whatever_the_file_order(tmp_path):
+    path = _write(
+        tmp_path,
+        {
+            "facets": {
+                "symptom": {
+                    "values": [
+                        {
+                            "id": "late-child",
+                            "label": "L",
+                            "description": "d",
+                            "parent": "performance-problem",
+                        }
+                    ]
+                }
+            }
+        },
+    )
+    order = [(v.id, depth) for v, depth in load_taxonomy(path).tree("symptom")]
+    parent = order.index(("performance-problem", 0))
+    child = order.index(("late-child", 1))
+    between = order[parent + 1 : child]
+    assert all(depth >= 1 for _, depth in between)

@@ -171,8 +171,7 @@ def taxonomy_show(facet: str | None, taxonomy_file: Path | None) -> None:
     taxonomy = load_taxonomy(taxonomy_file)
     for name in [facet] if facet else FACETS:
         click.echo(f"{name}: {taxonomy.facets[name].label}")
-        for value in taxonomy.facets[name].values:
-            depth = len(taxonomy.ancestors(name, value.id))
+        for value, depth in taxonomy.tree(name):
             click.echo(f"  {'  ' * depth}{value.id:<{40 - 2 * depth}} {value.description}")
 
 

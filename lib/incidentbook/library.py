@@ -31,16 +31,7 @@ class ValueCount:
 
 def facet_counts(records: list[CaseRecord], taxonomy: Taxonomy, facet: str) -> list[ValueCount]:
     """The facet's values in tree order with their cases (rolled up to ancestors), if any."""
-    rows: dict[str, ValueCount] = {}
-
-    def visit(value_id: str, depth: int) -> None:
-        rows[value_id] = ValueCount(taxonomy.value(facet, value_id), depth)
-        for child in taxonomy.children(facet, value_id):
-            visit(child, depth + 1)
-
-    for value in taxonomy.facets[facet].values:
-        if value.parent is None:
-            visit(value.id, 0)
+    rows = {value.id: ValueCount(value, depth) for value, depth in taxonomy.tree(facet)}
     for record in records:
         tagged = record.facet_values(facet)
         for value_id in tagged:

@@ -118,6 +118,21 @@ class Taxonomy(BaseModel):
             node = self.value(facet, node.parent)
         return chain
 
+    def tree(self, facet: str) -> list[tuple[FacetValue, int]]:
+        """The facet's values depth first (each parent followed by its children), with depth."""
+        out: list[tuple[FacetValue, int]] = []
+
+        def visit(value: FacetValue, depth: int) -> None:
+            out.append((value, depth))
+            for child in self.facets[facet].values:
+                if child.parent == value.id:
+                    visit(child, depth + 1)
+
+        for value in self.facets[facet].values:
+            if value.parent is None:
+                visit(value, 0)
+        return out
+
     def children(self, facet: str, value_id: str) -> list[str]:
         return [v.id for v in self.facets[facet].values if v.parent == value_id]
 
