@@ -15,11 +15,15 @@ $(STAMP): pyproject.toml
 	$(BIN)/python -m pip install --quiet -e '.[dev]'
 	@touch $@
 
-## demo: install, then build the library site from data/library and print where it is
+## demo: install, build the library site, and analyse the bundled SmolLM3 incident
 demo: $(STAMP)
 	$(BIN)/incidentbook validate data/library
 	$(BIN)/incidentbook library build data/library -o $(OUT)/library
-	@echo "Open $(OUT)/library/index.html in a browser."
+	$(BIN)/incidentbook analyze data/incidents/smollm3-storage
+	@mkdir -p $(OUT)/smollm3-storage
+	$(BIN)/incidentbook analyze data/incidents/smollm3-storage --json > $(OUT)/smollm3-storage/analysis.json
+	@echo "Library site: $(OUT)/library/index.html"
+	@echo "SmolLM3 analysis: $(OUT)/smollm3-storage/analysis.json"
 
 ## test: install, then run the whole suite (lint included)
 test: $(STAMP)

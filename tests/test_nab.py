@@ -174,13 +174,13 @@ def test_every_labelled_series_is_evaluated(nab_data, result):
 
 def test_recall_and_precision_above_floors_and_better_than_chance(result):
     total = result["total"]
-    # Measured (DEFAULT_CONFIG, no tuning): recall 27/30 = 0.900, precision 226/1633 = 0.138;
+    # Measured (DEFAULT_CONFIG, no tuning): recall 26/30 = 0.867, precision 221/1690 = 0.131;
     # the chance baseline (same count and lengths of intervals at random, fixed seed, 20
-    # draws) gets precision 0.119 and recall 0.685. The floors sit a bit below the measured
+    # draws) gets precision 0.118 and recall 0.695. The floors sit a bit below the measured
     # values. Precision is low in absolute terms: NAB labels few windows, and much of what
     # the detector flags are real but unlabelled departures; beating chance is the check.
-    assert total["recall"] >= 0.85
-    assert total["precision"] >= 0.13
+    assert total["recall"] >= 0.83
+    assert total["precision"] >= 0.125
     assert total["recall"] > total["chance_recall"]
     assert total["precision"] > total["chance_precision"]
     # Per series the detector beat chance precision on 13 of 16 series when measured.

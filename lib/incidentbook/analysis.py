@@ -124,8 +124,11 @@ def detect_intervals(
     bad: str,
     baseline: TimeWindow,
     config: AnalysisConfig = DEFAULT_CONFIG,
+    smallest: float | None = None,
 ) -> pl.DataFrame:
     """Runs of anomalous samples in one series (columns ts, value), as intervals.
+
+    `smallest` is the least change worth reporting (default: a share of the level).
 
     Returns start, end, direction (down/up), mean, extreme, reference (the rolling median
     it departed from), and samples.
@@ -156,9 +159,16 @@ def detect_intervals(
         if base.height < 5:
             base = with_ref
         level = float(base.get_column("value").median())
-        scale = robust_scale(base.get_column("residual").to_numpy(), level)
-        floor = config.min_relative * abs(level)
-        with_ref = with_ref.with_columns(z=pl.col("residual") / scale)
+        floor = smallest if smallest is not None else config.min_relative * abs(level)
+        if base.get_column("value").min() > 0:
+            # A positive quantity's noise grows with its level (a dataloader twice as slow
+            # jitters twice as much), so deviations are measured relative to the reference.
+            relative = (pl.col("residual") / pl.col("reference")).fill_nan(None)
+            scale = robust_scale(base.select(relative).to_series().drop_nulls().to_numpy(), 1.0)
+            with_ref = with_ref.with_columns(z=relative / scale)
+        else:
+            scale = robust_scale(base.get_column("residual").to_numpy(), level)
+            with_ref = with_ref.with_columns(z=pl.col("residual") / scale)
         z = pl.col("z")
         up = (z > config.threshold) & (pl.col("residual") >= floor)
         down = (z < -config.threshold) & (-pl.col("residual") >= floor)
@@ -253,11 +263,14 @@ def _bic(rss: float, n: int, params: int) -> float:
     return n * math.log(max(rss, 1e-300) / n) + params * math.log(n)
 
 
-def describe_shape(series: pl.DataFrame, bad: str, level: float, config: AnalysisConfig) -> Shape:
-    """A straight line (Theil-Sen) or a few flat levels (PELT), whichever BIC prefers.
+def describe_shape(
+    series: pl.DataFrame, bad: str, level: float, config: AnalysisConfig, smallest: float
+) -> Shape:
+    """A straight line (Theil-Sen) or a few flat levels (PELT).
 
-    A ramp and a step both show a significant slope, and PELT carves a ramp into many
-    short levels; comparing the two models' BIC tells a filling disk from a failover.
+    A ramp and a step both show a significant slope. PELT carves a ramp (or a curve) into
+    a staircase of many levels, so more than four levels is read as a trend; with fewer,
+    the two models' BIC decides, which tells a filling disk from a failover.
     """
     t, y = _downsampled(series, config.max_points_for_fits)
     if y.size < 20:
@@ -281,14 +294,16 @@ def describe_shape(series: pl.DataFrame, bad: str, level: float, config: Analysi
         config.min_relative * abs(level), 1e-12
     )
     trend_ok &= bad == "both" or (bad == "up") == (change > 0)
-    if trend_ok and bic_line <= bic_steps:
+    # A few levels can be a step; many levels are PELT staircasing a ramp or a curve.
+    staircase = len(bounds) > 4
+    if trend_ok and (staircase or bic_line <= bic_steps):
         return Shape((float(line[0]), float(line[-1])), [])
 
     shifts = []
     for a, b in bounds:
         mean = float(np.mean(y[a:b]))
         delta = mean - level
-        big = abs(delta) > max(config.threshold * sigma, config.min_relative * abs(level))
+        big = abs(delta) > max(config.threshold * sigma, smallest)
         wanted = bad == "both" or (bad == "up") == (delta > 0)
         if big and wanted and (b - a) >= 0.15 * n:
             shifts.append((_epoch(t[a]), _epoch(t[b]) if b < n else None, mean))
@@ -372,7 +387,11 @@ def per_node_flags(
 def outlier_hosts(
     frame: pl.DataFrame, signals: dict[str, Signal], window: TimeWindow, config: AnalysisConfig
 ) -> list[Finding]:
-    """Hosts whose level over the window sits far from the median host's, per signal."""
+    """Hosts whose level over the window sits far from the median host's, per signal.
+
+    A host's level is its worst unit (GPU, device) in the direction that hurts; for a
+    signal bad both ways, each direction is looked at on its own.
+    """
     findings = []
     for name, signal in signals.items():
         if name == "node_up":
@@ -383,46 +402,58 @@ def outlier_hosts(
         # Rates of rare events (link flaps) are mostly zero: their mean, not median, shows them.
         stat = pl.col("value").mean() if signal.kind == "counter_rate" else pl.col("value").median()
         per_unit = rows.group_by("node", "gpu").agg(level=stat)
-        worst = {"down": pl.col("level").min(), "up": pl.col("level").max()}.get(signal.bad)
-        if worst is None:  # both directions: the unit furthest from the median unit
-            centre = per_unit.get_column("level").median()
-            worst = pl.col("level").sort_by((pl.col("level") - centre).abs()).last()
-        per_host = per_unit.group_by("node").agg(level=worst)
-        levels = per_host.get_column("level").to_numpy()
-        if levels.size < 5:
-            continue
-        centre = float(np.median(levels))
-        scale = robust_scale(levels, centre)
-        floor = config.min_relative * abs(centre)
-        deviation = pl.col("level") - centre
-        z = deviation / scale
-        cond = {
-            "up": (z > config.threshold) & (deviation >= floor),
-            "down": (z < -config.threshold) & (-deviation >= floor),
-        }.get(signal.bad, (z.abs() > config.threshold) & (deviation.abs() >= floor))
-        out = per_host.filter(cond).sort("node")
-        if out.height == 0:
-            continue
-        hosts = out.get_column("node").to_list()
-        typical = float(out.get_column("level").median())
-        findings.append(
-            Finding(
-                kind="outlier_host",
-                signal=name,
-                start=window.start,
-                end=window.end,
-                magnitude=_relative(typical, centre),
-                hosts=hosts,
-                value=typical,
-                baseline=centre,
-                summary=(
-                    f"{len(hosts)} of {levels.size} hosts stand out on {signal.label.lower()}: "
-                    f"typically {_fmt(typical, signal.unit)} against {_fmt(centre, signal.unit)} "
-                    f"on the median host ({_listing(hosts)})"
-                ),
-            )
-        )
+        for direction in ("up", "down") if signal.bad == "both" else (signal.bad,):
+            worst = pl.col("level").max() if direction == "up" else pl.col("level").min()
+            per_host = per_unit.group_by("node").agg(level=worst).sort("node")
+            finding = _outliers_one_way(per_host, signal, direction, window, config)
+            if finding is not None:
+                findings.append(finding)
     return findings
+
+
+def _outliers_one_way(
+    per_host: pl.DataFrame, signal: Signal, direction: str, window: TimeWindow, config
+) -> Finding | None:
+    levels = per_host.get_column("level").to_numpy()
+    if levels.size < 5:
+        return None
+    centre = float(np.median(levels))
+    scale = robust_scale(levels, centre)
+    floor = min_change(signal, centre, config)
+    deviation = pl.col("level") - centre
+    z = deviation / scale
+    if direction == "up":
+        cond = (z > config.threshold) & (deviation >= floor)
+    else:
+        cond = (z < -config.threshold) & (-deviation >= floor)
+    out = per_host.filter(cond)
+    if out.height == 0:
+        return None
+    hosts = out.get_column("node").to_list()
+    typical = float(out.get_column("level").median())
+    return Finding(
+        kind="outlier_host",
+        signal=signal.name,
+        start=window.start,
+        end=window.end,
+        magnitude=_relative(typical, centre),
+        hosts=hosts,
+        value=typical,
+        baseline=centre,
+        summary=(
+            f"{len(hosts)} of {levels.size} hosts stand out on {signal.label.lower()}: "
+            f"{'as high as' if direction == 'up' else 'as low as'} {_fmt(typical, signal.unit)} "
+            f"(typical of them) against {_fmt(centre, signal.unit)} on the median host "
+            f"({_listing(hosts)})"
+        ),
+    )
+
+
+def min_change(signal: Signal | None, level: float, config: AnalysisConfig) -> float:
+    """The smallest change worth reporting: the signal's own, or a share of its level."""
+    if signal is not None and signal.min_change is not None:
+        return signal.min_change
+    return config.min_relative * abs(level)
 
 
 def failure_rates(frame: pl.DataFrame, window: TimeWindow) -> list[Finding]:
@@ -436,7 +467,10 @@ def failure_rates(frame: pl.DataFrame, window: TimeWindow) -> list[Finding]:
         .agg(
             peak=pl.col("value").max(),
             last=pl.col("value").last(),
-            lost_at=pl.col("ts").filter(pl.col("value") < 0.5).first(),
+            # Hosts boot into the window: lost means down after having been up.
+            lost_at=pl.col("ts")
+            .filter((pl.col("value") < 0.5) & (pl.col("value").cum_max() >= 0.5))
+            .first(),
         )
     )
     total = per_host.height
@@ -577,7 +611,8 @@ def analyze(
             (pl.col("ts") >= baseline.start) & (pl.col("ts") < baseline.end)
         )
         level = float((base_values if base_values.height else series).get_column("value").median())
-        found = detect_intervals(series, signal.bad, baseline, config)
+        smallest = min_change(signal, level, config)
+        found = detect_intervals(series, signal.bad, baseline, config, smallest)
         interval_parts.append(found.with_columns(signal=pl.lit(name)))
         for row in found.iter_rows(named=True):
             kind = "drop" if row["direction"] == "down" else "spike"
@@ -601,7 +636,7 @@ def analyze(
                     ),
                 )
             )
-        shape = describe_shape(series, signal.bad, level, config)
+        shape = describe_shape(series, signal.bad, level, config, smallest)
         if shape.trend is not None:
             first, last = shape.trend
             findings.append(

@@ -7,7 +7,8 @@ from rich.table import Table
 
 
 def print_analysis(inv, console: Console | None = None) -> None:
-    console = console or Console()
+    # Pipes and CI logs get 80 columns by default, too narrow for the findings table.
+    console = console or Console(width=None if Console().is_terminal else 120)
     analysis = inv.analysis
     console.print(
         f"[bold]{inv.spec.title}[/bold]  {analysis.window.start:%Y-%m-%d %H:%M} to "
@@ -20,8 +21,8 @@ def print_analysis(inv, console: Console | None = None) -> None:
         findings.add_row(
             f.kind,
             f.signal,
-            f"{f.start:%m-%d %H:%M:%S}",
-            f"{f.end:%m-%d %H:%M:%S}",
+            f"{f.start:%H:%M:%S}",
+            f"{f.end:%H:%M:%S}",
             f"{f.magnitude:+.0%}",
             str(len(f.hosts)) if f.hosts else "",
         )

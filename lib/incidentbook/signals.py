@@ -41,6 +41,10 @@ class Signal(BaseModel):
     aggregate: Reduce = "mean"
     bad: Literal["down", "up", "both"] = "both"
     role: Literal["cause", "effect"] = "cause"
+    min_change: float | None = Field(
+        None,
+        description="Least change worth reporting, in the signal's unit (default: 10% of level).",
+    )
     promql: str | None = None
 
     @model_validator(mode="after")
