@@ -60,9 +60,14 @@ class LoadReport:
                 f"on {worst['node']}{'/gpu' + worst['gpu'] if worst['gpu'] else ''} "
                 f"from {worst['start']:%Y-%m-%d %H:%M:%S} to {worst['end']:%H:%M:%S} UTC"
             )
-        out.extend(
-            f"no data for signal {s}: {why}" for s, why in sorted(self.missing_signals.items())
-        )
+        if len(self.missing_signals) == 1:
+            ((name, why),) = self.missing_signals.items()
+            out.append(f"no data for signal {name}: {why}")
+        elif self.missing_signals:
+            out.append(
+                f"{len(self.missing_signals)} signals of the pack have no data in the window: "
+                f"{', '.join(sorted(self.missing_signals))}"
+            )
         return out
 
 
