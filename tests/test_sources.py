@@ -46,7 +46,7 @@ def test_window_and_metrics_are_pushed_down(tmp_path):
     )
     scan = plan.explain().split("Parquet SCAN", 1)[1]
     assert 'col("timestamp") >=' in scan
-    assert 'col("metric") == "trainer_tokens_per_second"' in scan
+    assert 'col("metric").is_in' in scan
 
 
 def test_counter_ratio_is_latency_and_survives_a_reset(tmp_path):

@@ -13,20 +13,21 @@ import polars as pl
 from incidentbook.signals import Reduce, Signal
 
 UTC_US = pl.Datetime("us", "UTC")
+CAT = pl.Categorical()
 
 RAW_SCHEMA = pl.Schema(
     {
         "ts": UTC_US,
-        "metric": pl.String,
+        "metric": CAT,
         "value": pl.Float64,
-        "node": pl.String,
-        "gpu": pl.String,
-        "labels": pl.String,
+        "node": CAT,
+        "gpu": CAT,
+        "labels": CAT,
     }
 )
 
 SIGNAL_SCHEMA = pl.Schema(
-    {"ts": UTC_US, "signal": pl.String, "node": pl.String, "gpu": pl.String, "value": pl.Float64}
+    {"ts": UTC_US, "signal": CAT, "node": CAT, "gpu": CAT, "value": pl.Float64}
 )
 
 _SERIES = ["node", "gpu", "labels"]
@@ -104,7 +105,7 @@ def reduce_signal(raw: pl.LazyFrame, signal: Signal) -> pl.LazyFrame:
             .agg(value=_reduce(pl.col("value"), signal.within))
         )
     if signal.per == "node":
-        out = out.with_columns(gpu=pl.lit(None, pl.String))
+        out = out.with_columns(gpu=pl.lit(None, CAT))
     return out.select(
         "ts",
         signal=pl.lit(signal.name),
