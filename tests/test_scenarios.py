@@ -10,6 +10,7 @@ import sys
 from datetime import datetime, timedelta
 from pathlib import Path
 
+import polars as pl
 import pytest
 
 from conftest import REPO
@@ -162,3 +163,43 @@ def test_analysis_is_deterministic(smollm3):
     second = investigate(INCIDENTS / "smollm3-storage").analysis
     assert first.findings == second.findings
     assert first.correlations == second.correlations
+
+
+@pytest.fixture(scope="module")
+def imbue_logs():
+    inv = investigate(INCIDENTS / "imbue-bringup", signals=["mfu", "node_up"])
+    return _truth("imbue-bringup"), inv
+
+
+def _signature_hosts(inv, key: str) -> set[str]:
+    return {
+        h
+        for f in inv.analysis.findings
+        if f.kind == "signature" and f.signal == key
+        for h in f.hosts
+    }
+
+
+def test_imbue_logs_name_the_broken_hosts_and_their_signatures(imbue_logs):
+    truth, inv = imbue_logs
+    planted = truth["planted"]
+    assert _signature_hosts(inv, "pcie-link-downtrained") == {
+        d["host"] for d in planted["downtrained"]
+    }
+    assert _signature_hosts(inv, "nvme-io-timeout") == {d["host"] for d in planted["nvme_hangs"]}
+    assert _signature_hosts(inv, "nic-link-down") == {d["host"] for d in planted["flapping_ports"]}
+    for xid in planted["xid"]:
+        assert _signature_hosts(inv, f"nvidia-xid:{xid['code']}") == {xid["host"]}
+    # every line was read, none was lost
+    assert inv.log_report.lines_read == inv.log_report.in_window + inv.log_report.outside_window
+    assert not inv.log_report.unreadable
+
+
+def test_imbue_log_rates_are_counted_per_host_and_bucket(imbue_logs):
+    truth, inv = imbue_logs
+    counts = inv.logs.counts
+    flaps = counts.filter(pl.col("key") == "nic-link-down")
+    assert set(flaps.get_column("host")) == {d["host"] for d in truth["planted"]["flapping_ports"]}
+    assert flaps.get_column("count").sum() == inv.logs.signatures.filter(
+        pl.col("key") == "nic-link-down"
+    ).item(0, "count")

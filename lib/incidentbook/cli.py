@@ -185,6 +185,27 @@ def _analysis_json(inv) -> dict:
         "findings": [f.model_dump(mode="json") for f in analysis.findings],
         "correlations": [c.model_dump(mode="json") for c in analysis.correlations],
         "notes": analysis.notes,
+        "logs": _logs_json(inv),
+    }
+
+
+def _jsonable(value: object) -> str:
+    """Datetimes in frames' rows as RFC 3339; anything else as its text."""
+    if hasattr(value, "isoformat"):
+        return value.isoformat().replace("+00:00", "Z")
+    return str(value)
+
+
+def _logs_json(inv) -> dict | None:
+    if inv.logs is None:
+        return None
+    report = inv.log_report
+    return {
+        "lines_read": report.lines_read,
+        "in_window": report.in_window,
+        "unreadable": report.unreadable,
+        "signatures": inv.logs.signatures.drop("example").to_dicts(),
+        "new_templates": inv.logs.templates.templates.filter("new").head(20).to_dicts(),
     }
 
 
@@ -195,6 +216,13 @@ def _analysis_json(inv) -> dict:
 @click.option("--signal", "signals", multiple=True, help="Only these signals (repeatable).")
 @click.option("--pack", help="Signal pack name or path (default: incident.yaml's).")
 @click.option("--json", "as_json", is_flag=True, help="Print JSON: findings, correlations, notes.")
+@click.option("--no-logs", is_flag=True, help="Analyse the metrics only.")
+@click.option(
+    "--signatures",
+    type=click.Path(dir_okay=False, path_type=Path),
+    envvar="INCIDENTBOOK_SIGNATURES",
+    help="A signature catalog of your own, merged over the bundled one.",
+)
 @_friendly_errors
 def analyze(
     incident: Path,
@@ -203,14 +231,18 @@ def analyze(
     signals: tuple[str, ...],
     pack: str | None,
     as_json: bool,
+    no_logs: bool,
+    signatures: Path | None,
 ) -> None:
     """Find what happened in an incident folder's window: findings and what coincided."""
     from incidentbook.pipeline import investigate
     from incidentbook.report import print_analysis
 
-    inv = investigate(incident, start, end, list(signals) or None, pack)
+    inv = investigate(
+        incident, start, end, list(signals) or None, pack, logs=not no_logs, signatures=signatures
+    )
     if as_json:
-        click.echo(json.dumps(_analysis_json(inv), indent=2, ensure_ascii=False))
+        click.echo(json.dumps(_analysis_json(inv), indent=2, ensure_ascii=False, default=_jsonable))
     else:
         print_analysis(inv)
 

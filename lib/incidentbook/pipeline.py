@@ -1,4 +1,5 @@
-"""The stages in order, for one incident: window -> source -> signal frames -> analysis.
+"""The stages in order, for one incident: window -> source -> signal frames -> analysis,
+and logs -> signatures and templates -> log findings.
 
 The workbook and the CLI call these; each stage lives in its own module.
 """
@@ -13,8 +14,11 @@ from pydantic import ValidationError
 
 from incidentbook.analysis import DEFAULT_CONFIG, Analysis, AnalysisConfig, analyze
 from incidentbook.errors import IncidentbookError
+from incidentbook.failures import LogAnalysis, analyze_logs
 from incidentbook.incident import IncidentFolder, IncidentSpec
+from incidentbook.logreaders import LogReport, read_logs
 from incidentbook.signals import SignalPack, load_pack
+from incidentbook.signatures import load_catalog
 from incidentbook.sources import FolderSource, Metrics
 from incidentbook.window import TimeWindow
 
@@ -40,13 +44,43 @@ def make_window(start: str | datetime, end: str | datetime, what: str = "window"
 
 @dataclass
 class Investigation:
-    """One incident's spec, signals, metrics and analysis."""
+    """One incident's spec, signals, metrics, logs and analysis.
+
+    `analysis.findings` holds the metric and the log findings together, sorted by time.
+    """
 
     folder: IncidentFolder
     spec: IncidentSpec
     pack: SignalPack
     metrics: Metrics
     analysis: Analysis
+    logs: LogAnalysis | None = None
+    log_report: LogReport | None = None
+
+
+def _has_logs(folder: IncidentFolder) -> bool:
+    return folder.logs_dir.is_dir() and any(p.is_file() for p in folder.logs_dir.rglob("*"))
+
+
+def investigate_logs(
+    folder: IncidentFolder,
+    window: TimeWindow,
+    baseline: TimeWindow | None,
+    signatures: str | Path | None = None,
+) -> tuple[LogAnalysis, LogReport]:
+    """Read the logs of the baseline and the window, then match, mine and count them."""
+    span = TimeWindow(
+        start=min(window.start, baseline.start) if baseline else window.start, end=window.end
+    )
+    logs = read_logs(folder.logs_dir, span)
+    result = analyze_logs(
+        logs.frame,
+        window,
+        baseline,
+        load_catalog(signatures),
+        hosts_total=folder.spec.cluster.nodes,
+    )
+    return result, logs.report
 
 
 def investigate(
@@ -56,8 +90,11 @@ def investigate(
     signals: list[str] | None = None,
     pack: str | None = None,
     config: AnalysisConfig = DEFAULT_CONFIG,
+    *,
+    logs: bool = True,
+    signatures: str | Path | None = None,
 ) -> Investigation:
-    """Load an incident folder's window and analyse it."""
+    """Load an incident folder's window, metrics and logs, and analyse them."""
     folder = IncidentFolder(incident)
     spec = folder.spec
     window = spec.window
@@ -73,4 +110,12 @@ def investigate(
     result = analyze(
         metrics, {s.name: s for s in wanted}, spec.primary_signal, baseline=baseline, config=config
     )
-    return Investigation(folder, spec, signal_pack, metrics, result)
+    log_analysis = log_report = None
+    if logs and _has_logs(folder):
+        log_analysis, log_report = investigate_logs(folder, window, result.baseline, signatures)
+        result.findings = sorted(
+            [*result.findings, *log_analysis.findings],
+            key=lambda f: (f.start, f.kind, f.signal, f.end),
+        )
+        result.notes.extend(log_report.notes())
+    return Investigation(folder, spec, signal_pack, metrics, result, log_analysis, log_report)
