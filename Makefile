@@ -34,6 +34,8 @@ test: $(STAMP)
 bench: $(STAMP)
 	$(BIN)/python -m bench.metrics_load
 	$(BIN)/python -m bench.nab
+	$(BIN)/python -m bench.loghub
+	$(BIN)/python -m bench.log_speed
 
 lint: $(STAMP)
 	$(BIN)/ruff check .

@@ -673,3 +673,20 @@ def test_bundled_trainer_log_is_nanotron():
     trainer = logs.frame.filter(pl.col("file") == "trainer.log")
     assert trainer.height == (root / "trainer.log").read_bytes().count(b"\n")
     assert trainer.get_column("host").unique().to_list() == ["ip-26-0-161-1"]
+
+
+def test_bluegene_ras_events_skip_the_annotation_and_read_the_level(tmp_path):
+    path = tmp_path / "bgl.log"
+    path.write_text(
+        "- 1117838570 2005.06.03 R02-M1-N0-C:J12-U11 2005-06-03-15.42.50.675872 "
+        "R02-M1-N0-C:J12-U11 RAS KERNEL INFO instruction cache parity error corrected\n"
+        "KERNDTLB 1118536327 2005.06.11 R30-M0-N9-C:J16-U01 2005-06-11-17.32.07.581048 "
+        "R30-M0-N9-C:J16-U01 RAS KERNEL FATAL data TLB error interrupt\n"
+    )
+    window = TimeWindow(start="2005-06-01T00:00:00Z", end="2005-07-01T00:00:00Z")
+    frame, report = read_log_file(path, window, host=None)
+    assert report.files == {"bgl.log": "bluegene-ras"}
+    assert frame.get_column("severity").to_list() == ["info", "crit"]
+    assert frame.get_column("host").to_list() == ["R02-M1-N0-C:J12-U11", "R30-M0-N9-C:J16-U01"]
+    assert frame.get_column("message").to_list()[1] == "data TLB error interrupt"
+    assert frame.item(0, "ts") == datetime(2005, 6, 3, 22, 42, 50, tzinfo=UTC)

@@ -114,7 +114,10 @@ def _share(n: int, total: int) -> str:
 
 
 def _findings(
-    signatures: pl.DataFrame, templates: pl.DataFrame, hosts_total: int, window: TimeWindow
+    signatures: pl.DataFrame,
+    templates: pl.DataFrame,
+    alerts: pl.DataFrame,
+    hosts_total: int,
 ) -> list[Finding]:
     findings = []
     for row in signatures.filter(pl.col("severity") != "info").iter_rows(named=True):
@@ -141,22 +144,22 @@ def _findings(
                 ),
             )
         )
-    failing = signatures.filter(pl.col("severity").is_in(["critical", "error"]))
-    if failing.height:
-        hosts = sorted({h for hs in failing.get_column("hosts") for h in hs})
-        worst = ", ".join(failing.head(3).get_column("label"))
+    if alerts.height:
+        hosts = sorted(alerts.get_column("host").drop_nulls().unique().to_list())
+        failing = signatures.filter(pl.col("severity").is_in(ALERT_SIGNATURE_SEVERITIES))
+        worst = ", ".join(failing.head(3).get_column("label")) or "lines logged at err or worse"
         findings.append(
             Finding(
                 kind="failure_rate",
                 signal="log_errors",
-                start=failing.get_column("first_seen").min(),
-                end=failing.get_column("last_seen").max(),
+                start=alerts.get_column("ts").min(),
+                end=alerts.get_column("ts").max(),
                 magnitude=len(hosts) / hosts_total if hosts_total else 0.0,
                 hosts=hosts,
                 value=len(hosts) / hosts_total if hosts_total else None,
                 summary=(
-                    f"{_share(len(hosts), hosts_total)} logged an error or worse; "
-                    f"most severe: {worst}"
+                    f"{_share(len(hosts), hosts_total)} logged an error or worse "
+                    f"({alerts.height} lines); most severe: {worst}"
                 ),
             )
         )
@@ -198,6 +201,8 @@ def analyze_logs(
         if baseline
         else pl.lit(False)
     )
+    if "severity" not in logs.columns:
+        logs = logs.with_columns(severity=pl.lit(None, pl.String))
     keyed = _keyed(match(logs, catalog))
     hosts_total = max(hosts_total or 0, keyed.filter(in_window).get_column("host").n_unique())
     signatures = summarise_signatures(keyed, catalog, in_window, in_base)
@@ -209,7 +214,8 @@ def analyze_logs(
         .agg(count=pl.len())
         .sort("bucket", "host", "key")
     )
-    findings = _findings(signatures, templates.templates, hosts_total, window)
+    alerts = keyed.filter(in_window & is_alert(catalog)).select("ts", "host")
+    findings = _findings(signatures, templates.templates, alerts, hosts_total)
     return LogAnalysis(
         matched=keyed.filter(in_window),
         signatures=signatures,
@@ -219,3 +225,20 @@ def analyze_logs(
         hosts_total=hosts_total,
         bucket=bucket,
     )
+
+
+ALERT_SIGNATURE_SEVERITIES = ["critical", "error"]
+ALERT_LEVELS = ["emerg", "alert", "crit", "err"]
+
+
+def is_alert(catalog: Catalog) -> pl.Expr:
+    """A line is an alert when an error-or-worse signature took it, or when its own format
+    logged it at err or worse (a level the format itself states, such as a kernel
+    message's priority or a RAS event's FATAL)."""
+    severity = {s.id: s.severity for s in catalog.signatures}
+    by_signature = (
+        pl.col("signature")
+        .replace_strict(severity, default=None, return_dtype=pl.String)
+        .is_in(ALERT_SIGNATURE_SEVERITIES)
+    )
+    return (by_signature | pl.col("severity").is_in(ALERT_LEVELS)).fill_null(False)

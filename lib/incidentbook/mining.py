@@ -36,6 +36,9 @@ MASKS: list[tuple[str, str]] = [
     (r"\b(?:[0-9a-fA-F]{2}:){5}[0-9a-fA-F]{2}\b", "<MAC>"),
     (r"\b\d{1,3}(?:\.\d{1,3}){3}(?::\d+)?\b", "<IP>"),
     (r"\b0x[0-9a-fA-F]+\b", "<HEX>"),
+    # Generated names (veth6f467d7, container and session ids): distinct on every line,
+    # they would make every line a new one to mine.
+    (r"\b([A-Za-z]+)[0-9][0-9a-f]{5,}\b", "${1}<ID>"),
     (r"\b\d+(?:\.\d+)?\b", "<NUM>"),
 ]
 """Masks in order: the specific shapes before plain numbers, which would split them."""

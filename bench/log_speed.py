@@ -1,0 +1,107 @@
+"""Benchmark: lines per second for reading, signature matching and template mining.
+
+    python -m bench.log_speed [--repeat 3] [--folder DIR]
+
+On the kernel logs of the full-scale Imbue scenario (about a million lines over 460
+hosts; generated once into out/bench/ unless --folder names an incident folder), beside
+`grep -c` of one pattern (the Xid line) over the same files as the floor: grep does
+the least work anyone could do with these files. Each stage is timed on its own:
+
+  read      logreaders.read_logs: format detection, parsing, window
+  match     signatures.match over every line (40 signatures, fields extracted)
+  mine      mining.mine_templates over the lines no signature took
+  whole     read + match + mine + counting, as `incidentbook analyze` does it
+
+Prints medians of --repeat runs and each stage's ratio to grep, from the same run.
+"""
+
+from __future__ import annotations
+
+import argparse
+import statistics
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+REPO = Path(__file__).resolve().parents[1]
+
+
+def _folder(given: Path | None) -> Path:
+    if given:
+        return given
+    folder = REPO / "out" / "bench" / "imbue-bringup-full"
+    if not (folder / "truth.json").exists():
+        from incidentbook.synth import synthesize
+
+        print(f"generating the full-scale folder into {folder} (once) ...", file=sys.stderr)
+        synthesize("imbue-bringup", folder, scale="full", seed=0)
+    return folder
+
+
+def _timed(func, repeat: int) -> tuple[float, object]:
+    times, result = [], None
+    for _ in range(repeat):
+        began = time.perf_counter()
+        result = func()
+        times.append(time.perf_counter() - began)
+    return statistics.median(times), result
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--repeat", type=int, default=3)
+    parser.add_argument("--folder", type=Path)
+    args = parser.parse_args()
+
+    from incidentbook.failures import analyze_logs
+    from incidentbook.incident import IncidentFolder
+    from incidentbook.logreaders import read_logs
+    from incidentbook.mining import mine_templates
+    from incidentbook.signatures import load_catalog, match
+
+    folder = IncidentFolder(_folder(args.folder))
+    files = sorted(str(p) for p in folder.logs_dir.rglob("*") if p.is_file())
+    size = sum(Path(f).stat().st_size for f in files) / 2**20
+    window = folder.spec.window
+    catalog = load_catalog()
+
+    grep = ["grep", "-c", "-h", "-E", r"NVRM: Xid \(PCI:[0-9a-f:.]+\): [0-9]+"]
+    grep_s, _ = _timed(
+        lambda: subprocess.run([*grep, *files], capture_output=True, check=False), args.repeat
+    )
+    read_s, logs = _timed(lambda: read_logs(folder.logs_dir, window), args.repeat)
+    lines = logs.frame.height
+    match_s, matched = _timed(lambda: match(logs.frame, catalog), args.repeat)
+    unknown = matched.filter(matched["signature"].is_null())["message"]
+    mine_s, mined = _timed(lambda: mine_templates(unknown), args.repeat)
+    distinct = mined["template_id"].n_unique()
+
+    def whole():
+        got = read_logs(folder.logs_dir, window)
+        return analyze_logs(
+            got.frame, window, folder.spec.baseline, catalog, folder.spec.cluster.nodes
+        )
+
+    whole_s, _ = _timed(whole, args.repeat)
+
+    print(
+        f"folder: {folder.path} ({len(files)} files, {size:.0f} MiB, {lines:,} lines in the window)"
+    )
+    print(f"{'stage':<8} {'median s':>9} {'M lines/s':>10} {'x grep time':>12}")
+    for name, seconds, count in (
+        ("grep -c", grep_s, lines),
+        ("read", read_s, lines),
+        ("match", match_s, lines),
+        ("mine", mine_s, unknown.len()),
+        ("whole", whole_s, lines),
+    ):
+        print(f"{name:<8} {seconds:>9.3f} {count / seconds / 1e6:>10.2f} {seconds / grep_s:>12.1f}")
+    print(
+        f"mined {unknown.len():,} unmatched lines into {distinct} templates; "
+        f"{lines - unknown.len():,} lines took a signature"
+    )
+
+
+if __name__ == "__main__":
+    main()
