@@ -325,11 +325,14 @@ def _relative(value: float, level: float) -> float:
     return (value - level) / abs(level) if level else value - level
 
 
-def _fmt(value: float, unit: str) -> str:
+def format_value(value: float, unit: str) -> str:
+    """A value with its unit as a person would write it (ms, GHz, %)."""
     if unit == "s" and abs(value) < 1:
         return f"{value * 1000:,.1f} ms"
     if unit == "ratio":
         return f"{value:.1%}"
+    if unit == "Hz" and abs(value) >= 1e6:
+        return f"{value / 1e9:.2f} GHz" if abs(value) >= 1e9 else f"{value / 1e6:,.0f} MHz"
     if abs(value) >= 100:
         return f"{value:,.0f}{' ' + unit if unit else ''}"
     return f"{value:,.3g}{' ' + unit if unit else ''}"
@@ -445,8 +448,8 @@ def _outliers_one_way(
         baseline=centre,
         summary=(
             f"{len(hosts)} of {levels.size} hosts stand out on {signal.label.lower()}: "
-            f"{'as high as' if direction == 'up' else 'as low as'} {_fmt(typical, signal.unit)} "
-            f"(typical of them) against {_fmt(centre, signal.unit)} on the median host "
+            f"{'as high as' if direction == 'up' else 'as low as'} {format_value(typical, signal.unit)} "
+            f"(typical of them) against {format_value(centre, signal.unit)} on the median host "
             f"({_listing(hosts)})"
         ),
     )
@@ -632,8 +635,8 @@ def analyze(
                     baseline=level,
                     summary=(
                         f"{signal.label} {'fell' if kind == 'drop' else 'rose'} to "
-                        f"{_fmt(row['mean'], signal.unit)} against a baseline of "
-                        f"{_fmt(level, signal.unit)} ({_relative(row['mean'], level):+.0%}) "
+                        f"{format_value(row['mean'], signal.unit)} against a baseline of "
+                        f"{format_value(level, signal.unit)} ({_relative(row['mean'], level):+.0%}) "
                         f"{_span(row['start'], row['end'])}"
                         + (f" on {len(hosts)} hosts" if hosts else "")
                     ),
@@ -653,7 +656,7 @@ def analyze(
                     baseline=level,
                     summary=(
                         f"{signal.label} trended {'up' if last > first else 'down'} from "
-                        f"{_fmt(first, signal.unit)} to {_fmt(last, signal.unit)} over the window"
+                        f"{format_value(first, signal.unit)} to {format_value(last, signal.unit)} over the window"
                     ),
                 )
             )
@@ -669,8 +672,8 @@ def analyze(
                     value=mean,
                     baseline=level,
                     summary=(
-                        f"{signal.label} shifted to {_fmt(mean, signal.unit)} from "
-                        f"{_fmt(level, signal.unit)} {_span(seg_start, seg_end)}"
+                        f"{signal.label} shifted to {format_value(mean, signal.unit)} from "
+                        f"{format_value(level, signal.unit)} {_span(seg_start, seg_end)}"
                     ),
                 )
             )

@@ -214,6 +214,26 @@ class Evidence(_Strict):
     charts: list[ChartFile] = Field(default_factory=list)
 
 
+NARRATIVE_FIELDS: tuple[str, ...] = (
+    "title",
+    "organisation",
+    "occurred",
+    "scale",
+    "symptoms",
+    "trigger",
+    "root_causes",
+    "components",
+    "symptom_tags",
+    "contributing_factors",
+    "detection",
+    "remediation",
+    "action_items",
+    "lessons",
+    "references",
+)
+"""What a person writes (or confirms); everything in `evidence` is recomputed from data."""
+
+
 class CaseRecord(_Strict):
     """One incident, as the Incident Library lays a case out."""
 
@@ -250,6 +270,13 @@ class CaseRecord(_Strict):
     references: list[Reference] = Field(default_factory=list, description="Public write-ups.")
 
     evidence: Evidence | None = Field(None, description="Filled from data by the workbook.")
+    drafted: list[str] = Field(
+        default_factory=list,
+        description=(
+            "Narrative fields the workbook drafted from the data and no person has confirmed "
+            "yet; a person's edit takes the field off this list."
+        ),
+    )
 
     @field_validator("schema_version")
     @classmethod
@@ -267,6 +294,17 @@ class CaseRecord(_Strict):
         if any(not item.strip() for item in value):
             raise ValueError("remediation items must not be blank")
         return value
+
+    @field_validator("drafted")
+    @classmethod
+    def _drafted_fields_exist(cls, value: list[str]) -> list[str]:
+        unknown = [f for f in value if f not in NARRATIVE_FIELDS]
+        if unknown:
+            raise ValueError(
+                f"{', '.join(unknown)} cannot be drafted; narrative fields are "
+                f"{', '.join(NARRATIVE_FIELDS)}"
+            )
+        return sorted(set(value), key=NARRATIVE_FIELDS.index)
 
     def facet_values(self, facet: str) -> list[str]:
         return {

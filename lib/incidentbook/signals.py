@@ -41,6 +41,8 @@ class Signal(BaseModel):
     aggregate: Reduce = "mean"
     bad: Literal["down", "up", "both"] = "both"
     role: Literal["cause", "effect"] = "cause"
+    component: str | None = Field(None, description="Taxonomy component its anomalies point to.")
+    symptom: str | None = Field(None, description="Taxonomy symptom its anomalies point to.")
     min_change: float | None = Field(
         None,
         description="Least change worth reporting, in the signal's unit (default: 10% of level).",
@@ -121,4 +123,23 @@ def load_pack(name_or_path: str | Path = "default", overrides: dict | None = Non
     if not isinstance(data, dict):
         raise SignalPackError(f"signal pack {path} must be a mapping with `name` and `signals`")
     data.setdefault("name", path.stem)
-    return _validate(data, str(path)).with_overrides(overrides or {})
+    pack = _validate(data, str(path)).with_overrides(overrides or {})
+    _check_facets(pack)
+    return pack
+
+
+def _check_facets(pack: SignalPack) -> None:
+    from incidentbook.taxonomy import load_taxonomy
+
+    taxonomy = load_taxonomy()
+    problems = []
+    for signal in pack.signals.values():
+        for facet, value in (("component", signal.component), ("symptom", signal.symptom)):
+            if value is None:
+                continue
+            try:
+                taxonomy.check(facet, value)
+            except IncidentbookError as exc:
+                problems.append(f"signal {signal.name}: {exc}")
+    if problems:
+        raise SignalPackError(f"signal pack {pack.name!r}:\n  " + "\n  ".join(problems))
