@@ -448,7 +448,8 @@ def _outliers_one_way(
         baseline=centre,
         summary=(
             f"{len(hosts)} of {levels.size} hosts stand out on {signal.label.lower()}: "
-            f"{'as high as' if direction == 'up' else 'as low as'} {format_value(typical, signal.unit)} "
+            f"{'as high as' if direction == 'up' else 'as low as'} "
+            f"{format_value(typical, signal.unit)} "
             f"(typical of them) against {format_value(centre, signal.unit)} on the median host "
             f"({_listing(hosts)})"
         ),
@@ -636,7 +637,8 @@ def analyze(
                     summary=(
                         f"{signal.label} {'fell' if kind == 'drop' else 'rose'} to "
                         f"{format_value(row['mean'], signal.unit)} against a baseline of "
-                        f"{format_value(level, signal.unit)} ({_relative(row['mean'], level):+.0%}) "
+                        f"{format_value(level, signal.unit)} "
+                        f"({_relative(row['mean'], level):+.0%}) "
                         f"{_span(row['start'], row['end'])}"
                         + (f" on {len(hosts)} hosts" if hosts else "")
                     ),
@@ -656,7 +658,8 @@ def analyze(
                     baseline=level,
                     summary=(
                         f"{signal.label} trended {'up' if last > first else 'down'} from "
-                        f"{format_value(first, signal.unit)} to {format_value(last, signal.unit)} over the window"
+                        f"{format_value(first, signal.unit)} to "
+                        f"{format_value(last, signal.unit)} over the window"
                     ),
                 )
             )
