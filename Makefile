@@ -7,7 +7,7 @@ BIN    := $(VENV)/bin
 OUT    ?= out
 STAMP  := $(VENV)/.installed
 
-.PHONY: demo test lint bench system-deps clean
+.PHONY: demo test lint bench workbook system-deps clean
 
 $(STAMP): pyproject.toml
 	@test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
@@ -15,15 +15,14 @@ $(STAMP): pyproject.toml
 	$(BIN)/python -m pip install --quiet -e '.[dev]'
 	@touch $@
 
-## demo: install, build the library site, and analyse the bundled SmolLM3 incident
+## demo: install, then run the incident workbook on the bundled SmolLM3 incident
 demo: $(STAMP)
 	$(BIN)/incidentbook validate data/library
 	$(BIN)/incidentbook library build data/library -o $(OUT)/library
-	$(BIN)/incidentbook analyze data/incidents/smollm3-storage
-	@mkdir -p $(OUT)/smollm3-storage
-	$(BIN)/incidentbook analyze data/incidents/smollm3-storage --json > $(OUT)/smollm3-storage/analysis.json
-	@echo "Library site: $(OUT)/library/index.html"
-	@echo "SmolLM3 analysis: $(OUT)/smollm3-storage/analysis.json"
+	$(BIN)/incidentbook run data/incidents/smollm3-storage --out $(OUT)/smollm3-storage
+	@echo "Report:        $(OUT)/smollm3-storage/report.html"
+	@echo "Case record:   $(OUT)/smollm3-storage/case.json"
+	@echo "Library site:  $(OUT)/library/index.html"
 
 ## test: install, then run the whole suite (lint included)
 test: $(STAMP)
@@ -36,6 +35,10 @@ bench: $(STAMP)
 	$(BIN)/python -m bench.nab
 	$(BIN)/python -m bench.loghub
 	$(BIN)/python -m bench.log_speed
+
+## workbook: re-execute workbooks/incident.ipynb in place (after changing what it shows)
+workbook: $(STAMP)
+	$(BIN)/python scripts/refresh-workbook.py
 
 lint: $(STAMP)
 	$(BIN)/ruff check .

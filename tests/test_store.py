@@ -58,3 +58,12 @@ def test_yaml_written_by_the_tool_keeps_text_exactly(tmp_path):
     )
     path = save_record(edited, tmp_path / "case.yaml")
     assert load_record(path).lessons == edited.lessons
+
+
+def test_written_files_get_the_usual_mode(tmp_path):
+    umask = os.umask(0o022)
+    try:
+        path = atomic_write_text(tmp_path / "case.json", "{}")
+    finally:
+        os.umask(umask)
+    assert (path.stat().st_mode & 0o777) == 0o644

@@ -269,5 +269,107 @@ def synth(scenario: str, out: Path, scale: str, seed: int) -> None:
     click.echo(str(path))
 
 
+def _params(pairs: tuple[tuple[str, str], ...]) -> dict[str, str]:
+    return {name: value for name, value in pairs}
+
+
+@main.command()
+@click.argument("incident", type=click.Path(path_type=Path))
+@click.option("--start", help="Window start, RFC 3339 with offset.")
+@click.option("--end", help="Window end, RFC 3339 with offset.")
+@click.option(
+    "-p",
+    "--parameter",
+    "pairs",
+    nargs=2,
+    multiple=True,
+    metavar="NAME VALUE",
+    help="A workbook parameter (repeatable). Never a credential: those come from the environment.",
+)
+@click.option(
+    "--out",
+    type=click.Path(file_okay=False, path_type=Path),
+    default=None,
+    help="Output folder (default: out/<incident id>).",
+)
+@_friendly_errors
+def run(
+    incident: Path,
+    start: str | None,
+    end: str | None,
+    pairs: tuple[tuple[str, str], ...],
+    out: Path | None,
+) -> None:
+    """Run the incident workbook through papermill; print the notebook, record and report."""
+    from incidentbook.batch import run_workbook
+    from incidentbook.incident import IncidentFolder
+
+    out = out or Path("out") / IncidentFolder(incident).spec.id
+    result = run_workbook(incident, out, start=start, end=end, parameters=_params(pairs))
+    click.echo(str(result.notebook))
+    click.echo(str(result.case))
+    click.echo(str(result.report))
+
+
+@main.command()
+@click.argument("targets", nargs=-1, required=True, type=click.Path(exists=True, path_type=Path))
+@click.option(
+    "--out",
+    type=click.Path(file_okay=False, path_type=Path),
+    default=Path("out"),
+    show_default=True,
+    help="Each incident goes to OUT/<incident id>/.",
+)
+@click.option("-j", "--jobs", type=click.IntRange(1, 64), default=1, show_default=True)
+@click.option("-p", "--parameter", "pairs", nargs=2, multiple=True, metavar="NAME VALUE")
+@_friendly_errors
+def regen(
+    targets: tuple[Path, ...], out: Path, jobs: int, pairs: tuple[tuple[str, str], ...]
+) -> None:
+    """Regenerate the reports of many incidents (folders, or folders of them), in parallel.
+
+    A person's narrative (case.yaml, or edits in an earlier case.json) is kept word for
+    word; only what the data gives is recomputed. One failure does not stop the others;
+    the exit status is 1 if any failed.
+    """
+    from rich.console import Console
+    from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
+    from rich.table import Table
+
+    from incidentbook.batch import find_incidents
+    from incidentbook.batch import regen as run_all
+
+    total = len(find_incidents(targets))
+    console = Console(stderr=True)
+    with Progress(
+        TextColumn("regenerating"),
+        BarColumn(),
+        MofNCompleteColumn(),
+        TimeElapsedColumn(),
+        TextColumn("{task.description}"),
+        console=console,
+        transient=False,
+    ) as progress:
+        task = progress.add_task("", total=total)
+
+        def done(outcome) -> None:
+            mark = "ok" if outcome.ok else "FAILED"
+            progress.update(task, advance=1, description=f"{outcome.incident.name}: {mark}")
+
+        outcomes = run_all(targets, out, jobs=jobs, parameters=_params(pairs), on_done=done)
+    table = Table(title="Regeneration", title_justify="left")
+    for column in ("incident", "result", "seconds", "report or reason"):
+        table.add_column(column)
+    for o in outcomes:
+        if o.ok:
+            table.add_row(o.incident.name, "ok", f"{o.result.seconds:.1f}", str(o.result.report))
+        else:
+            table.add_row(o.incident.name, "[red]failed[/red]", "", o.error)
+    Console(width=None if Console().is_terminal else 160).print(table)
+    failed = sum(not o.ok for o in outcomes)
+    click.echo(f"{len(outcomes) - failed} succeeded, {failed} failed", err=True)
+    sys.exit(1 if failed else 0)
+
+
 if __name__ == "__main__":
     main()

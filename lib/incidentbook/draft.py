@@ -19,6 +19,7 @@ from typing import Any
 import yaml
 
 from incidentbook.errors import RecordFormatError
+from incidentbook.paths import templates_dir
 from incidentbook.pipeline import Investigation
 from incidentbook.record import (
     NARRATIVE_FIELDS,
@@ -143,6 +144,15 @@ def draft_timeline(inv: Investigation) -> list[TimelineEvent]:
     return events[:MAX_TIMELINE]
 
 
+def _source(path: Path) -> str:
+    """The incident folder, relative to the checkout when inside it (same record on any clone)."""
+    root = templates_dir().parent
+    try:
+        return str(path.resolve().relative_to(root.resolve()))
+    except ValueError:
+        return str(path.resolve())
+
+
 def evidence_from(inv: Investigation, charts: list[ChartFile] | None = None) -> Evidence:
     signatures = []
     if inv.logs is not None:
@@ -162,7 +172,7 @@ def evidence_from(inv: Investigation, charts: list[ChartFile] | None = None) -> 
     return Evidence(
         window=inv.analysis.window,
         baseline=inv.analysis.baseline,
-        source=str(inv.folder.path),
+        source=_source(inv.folder.path),
         findings=inv.analysis.findings,
         correlations=inv.analysis.correlations,
         log_signatures=signatures,

@@ -26,6 +26,11 @@ FACET_FIELDS: dict[str, str] = {
 }
 """Record field holding each facet's values."""
 
+DRAFT_FIELDS: dict[str, str] = {"symptoms": "symptoms", **FACET_FIELDS} | {
+    k: k for k in ("trigger", "detection", "remediation", "action_items", "lessons")
+}
+"""Section key -> the record field whose draft status the section shows."""
+
 SECTIONS: tuple[tuple[str, str], ...] = (
     ("symptoms", "Symptoms"),
     ("trigger", "Trigger"),
@@ -61,7 +66,9 @@ def environment() -> jinja2.Environment:
     )
     env.filters["paragraphs"] = _paragraphs
     env.filters["md_text"] = _md_text
-    env.globals.update(SECTIONS=SECTIONS, FACETS=FACETS, FACET_FIELDS=FACET_FIELDS)
+    env.globals.update(
+        SECTIONS=SECTIONS, FACETS=FACETS, FACET_FIELDS=FACET_FIELDS, DRAFT_FIELDS=DRAFT_FIELDS
+    )
     return env
 
 
@@ -76,6 +83,7 @@ def render_case(
     taxonomy: Taxonomy | None = None,
     *,
     site_root: str | None = None,
+    svgs: dict[str, str] | None = None,
 ) -> str:
     """Render one case; with site_root (relative path to the site top) tags link to facets."""
     taxonomy = taxonomy or load_taxonomy()
@@ -85,4 +93,5 @@ def render_case(
         tags=facet_tags(record, taxonomy),
         facets=taxonomy.facets,
         site_root=site_root,
+        svgs=svgs,
     )

@@ -1,0 +1,28 @@
+"""Re-execute workbooks/incident.ipynb in place on the bundled sample, for nbval.
+
+    .venv/bin/python scripts/refresh-workbook.py
+
+nbval compares a fresh run against the outputs stored here, so they must come from
+the defaults (the bundled SmolLM3 incident). Timing metadata is not recorded, so the
+stored notebook changes only when what it shows changes.
+"""
+
+from pathlib import Path
+
+import nbformat
+from nbclient import NotebookClient
+
+NOTEBOOK = Path(__file__).resolve().parents[1] / "workbooks" / "incident.ipynb"
+
+notebook = nbformat.read(NOTEBOOK, as_version=4)
+NotebookClient(
+    notebook,
+    kernel_name="python3",
+    timeout=600,
+    record_timing=False,
+    resources={"metadata": {"path": str(NOTEBOOK.parent)}},
+).execute()
+for cell in notebook.cells:
+    cell.metadata.pop("execution", None)
+nbformat.write(notebook, NOTEBOOK)
+print(f"refreshed {NOTEBOOK}")
