@@ -40,14 +40,14 @@ def test_smollm3_record_tells_the_story_from_the_data(smollm3_run):
     assert record.root_causes == ["unknown"]
     assert {"symptoms", "detection", "components"} <= set(record.drafted)
     assert record.symptoms.startswith("Draft from the data")
-    assert [c.path for c in ev.charts][0] == "charts/story.svg"
+    assert ev.charts[0].path == "charts/story.svg"
     for chart in ev.charts:
         assert (smollm3_run.case.parent / chart.path).read_text().startswith("<svg")
 
 
 def test_report_is_self_contained_and_marks_drafts(smollm3_run):
     page = smollm3_run.report.read_text()
-    head, body = page.split("<body>", 1)
+    head = page.split("<body>", 1)[0]
     assert "http" not in head  # no stylesheet or script fetched
     assert "<script" not in page
     assert page.count("<svg") >= 3  # charts inlined, not linked
