@@ -17,6 +17,7 @@ spec JSON and the same SVG.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Mapping
 from datetime import datetime, timedelta
 from pathlib import Path
@@ -76,6 +77,7 @@ TIME_FORMAT = {
     "year": "%Y",
 }
 TOOLTIP_TIME = "%Y-%m-%d %H:%M:%S UTC"
+UTC_SECONDS = "utcyearmonthdatehoursminutesseconds"
 
 
 # --- theme -----------------------------------------------------------------------------
@@ -208,7 +210,7 @@ def _signal(signals: Signals, name: str) -> Signal | None:
 
 def _label(signals: Signals, name: str) -> str:
     signal = _signal(signals, name)
-    return signal.label if signal else name
+    return signal.label if signal else {"node_up": "Hosts up"}.get(name, name)
 
 
 def _unit(signals: Signals, name: str) -> str:
@@ -286,7 +288,9 @@ def _time_x(
 
 
 def _when(field: str, title: str) -> alt.Tooltip:
-    return alt.Tooltip(f"{field}:T", title=title, format=TOOLTIP_TIME, formatType="utc")
+    """A time in a tooltip, to the second, in UTC (a utc time unit makes Vega-Lite format
+    it with utcFormat; `formatType="utc"` gives NaN in Vega-Lite 6)."""
+    return alt.Tooltip(f"{field}:T", title=title, timeUnit=UTC_SECONDS, format=TOOLTIP_TIME)
 
 
 def _window_domain(window: TimeWindow) -> list[int]:
@@ -605,7 +609,7 @@ def story_chart(analysis: Analysis, signals: Signals, *, top: int = 3) -> alt.VC
 def _log_rates(logs: LogAnalysis, domain: list[int], *, labels: bool) -> alt.Chart | None:
     if logs.counts.height == 0:
         return None
-    ranked = logs.signatures.select("key", "label", "severity")
+    ranked = logs.signatures.select("key", pl.coalesce("label", "key").alias("label"), "severity")
     top = ranked.head(TOP_LOG_KEYS)
     named = dict(zip(top.get_column("key"), top.get_column("label"), strict=True))
     severity = dict(zip(ranked.get_column("key"), ranked.get_column("severity"), strict=True))
@@ -619,7 +623,7 @@ def _log_rates(logs: LogAnalysis, domain: list[int], *, labels: bool) -> alt.Cha
         .agg(
             lines=pl.col("count").sum().cast(pl.Int64),
             hosts=pl.col("host").n_unique().cast(pl.Int64),
-            severity=pl.col("severity").drop_nulls().sort().first(),
+            severity=pl.col("severity").drop_nulls().unique().sort().str.join(", "),
         )
         .with_columns(ts=_ms("bucket"), ts_end=_ms("bucket") + size // timedelta(milliseconds=1))
         .drop("bucket")
@@ -720,8 +724,7 @@ def failure_rate_chart(
 
 def _span(window: TimeWindow) -> str:
     start, end = window.start, window.end
-    same_day = start.date() == end.date() or end - start <= timedelta(days=1)
-    tail = f"{end:%H:%M}" if same_day and start.date() == end.date() else f"{end:%Y-%m-%d %H:%M}"
+    tail = f"{end:%H:%M}" if start.date() == end.date() else f"{end:%Y-%m-%d %H:%M}"
     return f"{start:%Y-%m-%d %H:%M} to {tail} UTC"
 
 
@@ -745,13 +748,14 @@ def host_heatmap(
     the highest when it rises, the mean when both hurt). A host's deviation is the mean,
     over the buckets, of how far its cell sits past the median host's in that bucket, so a
     host that is always a little off and one that was far off for a while both show.
-    Hosts tied (most often at no deviation) follow in name order.
+    Hosts tied (most often at no deviation) follow in name order. A bucket too small for
+    the row budget (`hosts` x columns) is doubled until the cells fit.
     """
     info = _signal(signals, signal)
     bad = info.bad if info else "both"
     label = _label(signals, signal)
     title = _titled(signals, signal)
-    hosts = max(int(hosts), 1)
+    hosts = min(max(int(hosts), 1), ROW_BUDGET)
     if bucket is None:
         # Keep hosts x columns inside the row budget even when many hosts are asked for.
         bucket = bucket_for(window, max(1, min(HEATMAP_COLUMNS, ROW_BUDGET // hosts)))
@@ -819,6 +823,10 @@ def host_heatmap(
         )
         .drop("run")
     )
+    if data.height > ROW_BUDGET:
+        return host_heatmap(
+            metrics_frame, signal, signals, window=window, bucket=bucket * 2, hosts=hosts
+        )
     direction = {"down": "below", "up": "above"}.get(bad, "away from")
     total = deviations.height
     off = deviations.filter(pl.col("deviation") > 0).height
@@ -835,7 +843,8 @@ def host_heatmap(
     fmt = _axis_format(unit, data.get_column("value"))
     return (
         alt.Chart(data, title=heat_title)
-        .mark_rect()
+        # No per-cell ARIA label: 2,000 cell descriptions would triple the SVG.
+        .mark_rect(aria=False)
         .encode(
             x=_time_x(_window_domain(window)),
             x2="ts_end:T",
@@ -869,7 +878,9 @@ def signature_timeline(logs: LogAnalysis | None, *, window: TimeWindow | None = 
     title = "Known log signatures over time"
     if logs is None or logs.counts.height == 0 or logs.signatures.height == 0:
         return _note(title, "no known log signature in this window")
-    ranked = logs.signatures.select("key", "label", "severity", "hosts").head(TIMELINE_KEYS)
+    ranked = logs.signatures.select(
+        "key", pl.coalesce("label", "key").alias("label"), "severity", "hosts"
+    ).head(TIMELINE_KEYS)
     keys = ranked.get_column("key").to_list()
     labels = ranked.get_column("label").to_list()
     size = logs.bucket
@@ -955,12 +966,33 @@ def _without_hover(spec: object) -> object:
     return out
 
 
+_SVG_ID = re.compile(r'(id="|url\(#|href="#)([A-Za-z_-]+?)_?(\d+)(?=[")])')
+
+
+def _stable_ids(svg: str) -> str:
+    """Vega numbers clip paths and gradients with a counter that lives as long as the
+    converter (clip1..4, then clip5..8 for the same chart): renumber them in order of
+    appearance, so the same chart gives the same SVG."""
+    seen: dict[tuple[str, str], int] = {}
+
+    def renumber(match: re.Match) -> str:
+        lead, prefix, number = match.groups()
+        key = (prefix, number)
+        if key not in seen:
+            seen[key] = sum(1 for p, _ in seen if p == prefix)
+        return f"{lead}{prefix}{seen[key]}"
+
+    return _SVG_ID.sub(renumber, svg)
+
+
 def to_svg(chart: AnyChart) -> str:
-    """The chart as a self-contained static SVG, drawn with the incidentbook theme."""
+    """The chart as a self-contained static SVG, drawn with the incidentbook theme.
+
+    Deterministic: the same chart gives the same text."""
     _register()
     with alt.theme.enable(THEME):
         spec = chart.to_dict()
-    return vlc.vegalite_to_svg(_without_hover(spec), vl_version=_vl_version())
+    return _stable_ids(vlc.vegalite_to_svg(_without_hover(spec), vl_version=_vl_version()))
 
 
 def save_svg(chart: AnyChart, path: str | Path) -> Path:
