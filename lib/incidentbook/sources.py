@@ -295,9 +295,10 @@ _READERS = {
 }
 
 
-def _read_file(path: Path, window: TimeWindow, signals: list[Signal]) -> pl.DataFrame:
+def _scan_file(path: Path, window: TimeWindow, signals: list[Signal]) -> pl.LazyFrame:
+    """A file's lazy scan; its schema or header is read now, so a broken file is named."""
     try:
-        return _READERS[path.suffix.lower()](path, window, signals).collect()
+        return _READERS[path.suffix.lower()](path, window, signals)
     except IncidentbookError:
         raise
     except (pl.exceptions.PolarsError, OSError) as exc:
@@ -345,10 +346,19 @@ class FolderSource:
                 f"{self.folder.metrics_dir} holds no metrics files "
                 "(.parquet, .csv, or OpenMetrics .om/.prom)"
             )
-        parts = [_read_file(p, window, signals) for p in files]
-        raw = pl.concat([RAW_SCHEMA.to_frame(), *parts], how="vertical_relaxed")
-        report = LoadReport(files=[str(p) for p in files], rows_read=raw.height)
-        if raw.height == 0:
+        scans = [_scan_file(p, window, signals) for p in files]
+        raw = pl.concat([RAW_SCHEMA.to_frame().lazy(), *scans], how="vertical_relaxed")
+        try:
+            frame, duplicates, rows = signal_frame(raw, signals)
+        except pl.exceptions.PolarsError as exc:
+            reason = str(exc).strip().splitlines()[0][:300]
+            raise MetricsError(
+                f"the metrics files in {self.folder.metrics_dir} could not be read ({reason})"
+            ) from None
+        report = LoadReport(
+            files=[str(p) for p in files], rows_read=rows, duplicates_dropped=duplicates
+        )
+        if rows == 0:
             lo, hi = _span(files)
             span = (
                 f"; the files cover {lo:%Y-%m-%dT%H:%M:%SZ} to {hi:%Y-%m-%dT%H:%M:%SZ}"
@@ -359,11 +369,6 @@ class FolderSource:
                 f"no samples of the wanted metrics between {window.start.isoformat()} and "
                 f"{window.end.isoformat()} in {self.folder.metrics_dir}{span}"
             )
-        report.duplicates_dropped = count_duplicates(raw)
-        deduped = raw
-        if report.duplicates_dropped:
-            deduped = raw.unique(subset=_SAMPLE_KEY, keep="last", maintain_order=True)
-        frame = signal_frame(deduped, signals)
         present = set(frame.get_column("signal").unique().to_list())
         for signal in signals:
             if signal.name not in present:
@@ -373,22 +378,6 @@ class FolderSource:
                 )
         report.gaps = find_gaps(frame)
         return Metrics(frame=frame, report=report, window=window)
-
-
-_SAMPLE_KEY = ["ts", "metric", "node", "gpu", "labels"]
-
-
-def count_duplicates(raw: pl.DataFrame) -> int:
-    """Samples repeated with the same series and time (a double scrape, a file read twice).
-
-    Hashes the physical values (category codes, epoch) and counts equal neighbours after
-    a sort: a fraction of the memory a hash-table `unique` takes on millions of rows.
-    """
-    if raw.height < 2:
-        return 0
-    physical = [pl.col("ts").dt.epoch("us")] + [pl.col(c).to_physical() for c in _SAMPLE_KEY[1:]]
-    hashes = raw.select(pl.struct(physical).hash()).to_series().sort()
-    return int((hashes == hashes.shift()).sum())
 
 
 def find_gaps(frame: pl.DataFrame, factor: float = 2.5) -> list[dict]:
