@@ -35,6 +35,7 @@ bench: $(STAMP)
 	$(BIN)/python -m bench.nab
 	$(BIN)/python -m bench.loghub
 	$(BIN)/python -m bench.log_speed
+	$(BIN)/python -m bench.workbook
 
 ## workbook: re-execute workbooks/incident.ipynb in place (after changing what it shows)
 workbook: $(STAMP)

@@ -189,3 +189,24 @@ def test_regen_cli_exit_status_and_summary(tmp_path):
     assert result.returncode == 1
     assert "1 succeeded, 1 failed" in result.stderr
     assert "smollm3-storage" in result.stdout and "failed" in result.stdout
+
+
+def test_one_kept_kernel_serves_several_incidents_without_leaking(tmp_path):
+    incidents = tmp_path / "incidents"
+    _copy("smollm3-storage", incidents)
+    _copy("imbue-bringup", incidents)
+    outcomes = regen([incidents], tmp_path / "out", jobs=1, reuse_kernels=True)
+    assert all(o.ok for o in outcomes), [o.error for o in outcomes]
+    imbue = load_record(tmp_path / "out" / "imbue-bringup" / "case.json")
+    smollm3 = load_record(tmp_path / "out" / "smollm3-storage" / "case.json")
+    assert imbue.id == "imbue-bringup" and smollm3.id == "smollm3-storage"
+    assert smollm3.evidence.correlations[0].signal == "disk_read_latency"
+    assert any(
+        f.kind == "failure_rate" and "never came up" in f.summary for f in imbue.evidence.findings
+    )
+    assert not any("never came up" in f.summary for f in smollm3.evidence.findings)
+    notebook = json.loads((tmp_path / "out" / "smollm3-storage" / "incident.ipynb").read_text())
+    injected = [
+        c for c in notebook["cells"] if "injected-parameters" in c["metadata"].get("tags", [])
+    ]
+    assert "smollm3-storage" in "".join(injected[0]["source"])

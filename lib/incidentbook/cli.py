@@ -322,9 +322,18 @@ def run(
 )
 @click.option("-j", "--jobs", type=click.IntRange(1, 64), default=1, show_default=True)
 @click.option("-p", "--parameter", "pairs", nargs=2, multiple=True, metavar="NAME VALUE")
+@click.option(
+    "--fresh-kernels",
+    is_flag=True,
+    help="A new kernel per notebook (papermill's way) instead of one kept per worker.",
+)
 @_friendly_errors
 def regen(
-    targets: tuple[Path, ...], out: Path, jobs: int, pairs: tuple[tuple[str, str], ...]
+    targets: tuple[Path, ...],
+    out: Path,
+    jobs: int,
+    pairs: tuple[tuple[str, str], ...],
+    fresh_kernels: bool,
 ) -> None:
     """Regenerate the reports of many incidents (folders, or folders of them), in parallel.
 
@@ -356,7 +365,14 @@ def regen(
             mark = "ok" if outcome.ok else "FAILED"
             progress.update(task, advance=1, description=f"{outcome.incident.name}: {mark}")
 
-        outcomes = run_all(targets, out, jobs=jobs, parameters=_params(pairs), on_done=done)
+        outcomes = run_all(
+            targets,
+            out,
+            jobs=jobs,
+            parameters=_params(pairs),
+            on_done=done,
+            reuse_kernels=not fresh_kernels,
+        )
     table = Table(title="Regeneration", title_justify="left")
     for column in ("incident", "result", "seconds", "report or reason"):
         table.add_column(column)
