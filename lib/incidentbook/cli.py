@@ -269,6 +269,34 @@ def synth(scenario: str, out: Path, scale: str, seed: int) -> None:
     click.echo(str(path))
 
 
+@main.group("export")
+def export_group() -> None:
+    """Export an incident's data for other tools."""
+
+
+@export_group.command("openmetrics")
+@click.argument("incident", type=click.Path(exists=True, file_okay=False, path_type=Path))
+@click.option("-o", "--output", required=True, type=click.Path(dir_okay=False, path_type=Path))
+@click.option("--start", help="Only samples from here (RFC 3339 with offset).")
+@click.option("--end", help="Only samples before this (RFC 3339 with offset).")
+@_friendly_errors
+def export_openmetrics_command(
+    incident: Path, output: Path, start: str | None, end: str | None
+) -> None:
+    """OpenMetrics text with timestamps, for promtool backfills and VictoriaMetrics imports."""
+    from incidentbook.export import export_openmetrics
+    from incidentbook.incident import IncidentFolder
+    from incidentbook.pipeline import make_window
+
+    window = None
+    if start or end:
+        spec = IncidentFolder(incident).spec
+        window = make_window(start or spec.window.start, end or spec.window.end)
+    path, samples = export_openmetrics(incident, output, window)
+    click.echo(f"{samples:,} samples", err=True)
+    click.echo(str(path))
+
+
 def _params(pairs: tuple[tuple[str, str], ...]) -> dict[str, str]:
     return {name: value for name, value in pairs}
 
