@@ -20,23 +20,14 @@ from __future__ import annotations
 import argparse
 import statistics
 import subprocess
-import sys
 import time
 from pathlib import Path
 
-REPO = Path(__file__).resolve().parents[1]
+from bench.common import full_scale
 
 
 def _folder(given: Path | None) -> Path:
-    if given:
-        return given
-    folder = REPO / "out" / "bench" / "imbue-bringup-full"
-    if not (folder / "truth.json").exists():
-        from incidentbook.synth import synthesize
-
-        print(f"generating the full-scale folder into {folder} (once) ...", file=sys.stderr)
-        synthesize("imbue-bringup", folder, scale="full", seed=0)
-    return folder
+    return given or full_scale("imbue-bringup")
 
 
 def _timed(func, repeat: int) -> tuple[float, object]:

@@ -28,7 +28,8 @@ import time
 from datetime import timedelta
 from pathlib import Path
 
-REPO = Path(__file__).resolve().parents[1]
+from bench.common import REPO, full_scale
+
 SIGNALS = [
     "throughput",
     "disk_read_latency",
@@ -102,15 +103,7 @@ def _measure(kind: str, folder: Path, hours: float) -> dict:
 
 
 def _folder(given: Path | None) -> Path:
-    if given:
-        return given
-    folder = REPO / "out" / "bench" / "smollm3-storage-full"
-    if not (folder / "truth.json").exists():
-        from incidentbook.synth import synthesize
-
-        print(f"generating the full-scale folder into {folder} (once) ...", file=sys.stderr)
-        synthesize("smollm3-storage", folder, scale="full", seed=0)
-    return folder
+    return given or full_scale("smollm3-storage")
 
 
 def main() -> None:

@@ -25,8 +25,8 @@ from pathlib import Path
 
 import yaml
 
-REPO = Path(__file__).resolve().parents[1]
-BENCH = REPO / "out" / "bench"
+from bench.common import BENCH, REPO, full_scale
+
 EXE = Path(sys.executable).with_name("incidentbook")
 
 STAGES = {
@@ -34,16 +34,6 @@ STAGES = {
     "charts": ("charts.", "wb.host_heatmaps"),
     "record+write": ("record = wb.draft", "outputs = wb.write"),
 }
-
-
-def _full(name: str) -> Path:
-    folder = BENCH / f"{name}-full"
-    if not (folder / "truth.json").exists():
-        from incidentbook.synth import synthesize
-
-        print(f"generating {folder} (once) ...", file=sys.stderr)
-        synthesize(name, folder, scale="full", seed=0)
-    return folder
 
 
 def _cells(notebook: Path) -> dict[str, float]:
@@ -117,8 +107,8 @@ def main() -> None:
     ]
     if not args.no_full:
         cases += [
-            ("smollm3 full", _full("smollm3-storage"), 1),
-            ("imbue full", _full("imbue-bringup"), 1),
+            ("smollm3 full", full_scale("smollm3-storage"), 1),
+            ("imbue full", full_scale("imbue-bringup"), 1),
         ]
     columns = ["wall", "overhead", "load+analysis", "charts", "record+write", "tables"]
     print(f"{'incident':<14}" + "".join(f"{c:>14}" for c in columns) + f"{'notebook KiB':>14}")

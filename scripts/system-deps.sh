@@ -1,12 +1,13 @@
 #!/usr/bin/env bash
 # Installs the Debian packages the test suite drives for real:
 #   chromium    headless browser, to open the built library site as a reader would
-#   prometheus  server and promtool, for the Prometheus source tests (later issues)
+#   prometheus  server and promtool, for the Prometheus source tests
+#   victoria-metrics  the same tests against a second server that speaks the Prometheus API
 # Needs root and apt-get. Elsewhere it says what to install and exits 0, so the tests
 # that need a package skip with a message naming it.
 set -euo pipefail
 
-packages=(chromium prometheus)
+packages=(chromium prometheus victoria-metrics)
 
 missing=()
 for pkg in "${packages[@]}"; do

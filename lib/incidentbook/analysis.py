@@ -484,41 +484,39 @@ def failure_rates(frame: pl.DataFrame, window: TimeWindow) -> list[Finding]:
     findings = []
     never = per_host.filter(pl.col("peak") < 0.5).sort("node")
     lost = per_host.filter((pl.col("peak") >= 0.5) & (pl.col("last") < 0.5)).sort("node")
+
+    def finding(hosts: list[str], start, summary: str) -> Finding:
+        return Finding(
+            kind="failure_rate",
+            signal="node_up",
+            start=start,
+            end=window.end,
+            magnitude=-len(hosts) / total,
+            hosts=hosts,
+            value=len(hosts) / total,
+            baseline=0.0,
+            summary=summary,
+        )
+
     if never.height:
         hosts = never.get_column("node").to_list()
         findings.append(
-            Finding(
-                kind="failure_rate",
-                signal="node_up",
-                start=window.start,
-                end=window.end,
-                magnitude=-len(hosts) / total,
-                hosts=hosts,
-                value=len(hosts) / total,
-                baseline=0.0,
-                summary=(
-                    f"{len(hosts)} of {total} hosts ({len(hosts) / total:.0%}) never came up "
-                    "in the window (their exporters were never reachable)"
-                ),
+            finding(
+                hosts,
+                window.start,
+                f"{len(hosts)} of {total} hosts ({len(hosts) / total:.0%}) never came up "
+                "in the window (their exporters were never reachable)",
             )
         )
     if lost.height:
         hosts = lost.get_column("node").to_list()
         first = lost.get_column("lost_at").min()
         findings.append(
-            Finding(
-                kind="failure_rate",
-                signal="node_up",
-                start=first,
-                end=window.end,
-                magnitude=-len(hosts) / total,
-                hosts=hosts,
-                value=len(hosts) / total,
-                baseline=0.0,
-                summary=(
-                    f"{len(hosts)} of {total} hosts went down during the window and stayed down, "
-                    f"the first at {first:%H:%M} UTC ({', '.join(hosts[:5])})"
-                ),
+            finding(
+                hosts,
+                first,
+                f"{len(hosts)} of {total} hosts went down during the window and stayed down, "
+                f"the first at {first:%H:%M} UTC ({', '.join(hosts[:5])})",
             )
         )
     return findings
