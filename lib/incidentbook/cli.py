@@ -297,6 +297,51 @@ def export_openmetrics_command(
     click.echo(str(path))
 
 
+@main.command()
+@click.argument("target", type=click.Path(exists=True, path_type=Path))
+@click.option(
+    "--library",
+    type=click.Path(exists=True, file_okay=False, path_type=Path),
+    default=None,
+    help="Folder of case records (default: the bundled data/library).",
+)
+@click.option("--top", type=click.IntRange(1, 100), default=5, show_default=True)
+@click.option("--json", "as_json", is_flag=True)
+@taxonomy_option
+@_friendly_errors
+def similar(
+    target: Path, library: Path | None, top: int, as_json: bool, taxonomy_file: Path | None
+) -> None:
+    """Past cases closest to a case record or an incident folder, and why."""
+    from incidentbook.similar import similar_cases
+    from incidentbook.workbook import project_root
+
+    taxonomy = load_taxonomy(taxonomy_file)
+    if target.is_dir():
+        from incidentbook.draft import draft_record, load_narrative
+        from incidentbook.pipeline import investigate
+
+        inv = investigate(target)
+        query = draft_record(inv, narrative=load_narrative(inv.folder.case_path), taxonomy=taxonomy)
+    else:
+        query = load_record(target, taxonomy)
+    library = library or (project_root() or Path(".")) / "data" / "library"
+    matches = similar_cases(query, library, top=top, taxonomy=taxonomy)
+    if as_json:
+        rows = [
+            {"id": m.case.id, "title": m.case.title, "score": m.score, "why": m.reasons}
+            for m in matches
+        ]
+        click.echo(json.dumps(rows, indent=2, ensure_ascii=False))
+        return
+    if not matches:
+        click.echo(f"no case in {library} shares a facet value with {query.id}")
+    for m in matches:
+        click.echo(f"{m.score:.2f}  {m.case.id}: {m.case.title}")
+        for reason in m.reasons:
+            click.echo(f"      {reason}")
+
+
 def _params(pairs: tuple[tuple[str, str], ...]) -> dict[str, str]:
     return {name: value for name, value in pairs}
 
