@@ -18,3 +18,33 @@ def full_scale(scenario: str) -> Path:
         print(f"generating the full-scale folder into {folder} (once) ...", file=sys.stderr)
         synthesize(scenario, folder, scale="full", seed=0)
     return folder
+
+
+def scored_main(
+    argv: list[str] | None,
+    *,
+    prog: str,
+    description: str,
+    default_data: Path,
+    what: str,
+    evaluate,
+    render,
+    missing: type[Exception],
+) -> int:
+    """The command line of a scoring benchmark: --data, --json, exit 2 on missing data."""
+    import argparse
+    import json
+
+    parser = argparse.ArgumentParser(prog=prog, description=description)
+    parser.add_argument(
+        "--data", type=Path, default=default_data, help=f"{what} folder (default {default_data})"
+    )
+    parser.add_argument("--json", action="store_true", help="print the results as JSON")
+    args = parser.parse_args(argv)
+    try:
+        result = evaluate(args.data)
+    except missing as exc:
+        print(f"error: {exc}", file=sys.stderr)
+        return 2
+    print(json.dumps(result, indent=2) if args.json else render(result))
+    return 0

@@ -46,8 +46,6 @@ defaults (similarity 0.4, depth 4) on the ``Content`` column of all five data se
 
 from __future__ import annotations
 
-import argparse
-import json
 import os
 import sys
 import time
@@ -56,6 +54,7 @@ from pathlib import Path
 
 import polars as pl
 
+from bench.common import scored_main
 from incidentbook.failures import is_alert
 from incidentbook.logreaders import read_log_file
 from incidentbook.mining import mine_templates
@@ -589,23 +588,17 @@ def render(result: dict) -> str:
 
 
 def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(
+    return scored_main(
+        argv,
         prog="python -m bench.loghub",
         description="Score incidentbook's log signatures and template mining on Loghub's 2k "
         "samples (BGL, HPC, Linux, OpenSSH, HDFS).",
+        default_data=DEFAULT_DATA,
+        what="Loghub",
+        evaluate=evaluate,
+        render=render,
+        missing=MissingData,
     )
-    parser.add_argument(
-        "--data", type=Path, default=DEFAULT_DATA, help=f"Loghub folder (default {DEFAULT_DATA})"
-    )
-    parser.add_argument("--json", action="store_true", help="print the results as JSON")
-    args = parser.parse_args(argv)
-    try:
-        result = evaluate(args.data)
-    except MissingData as exc:
-        print(f"error: {exc}", file=sys.stderr)
-        return 2
-    print(json.dumps(result, indent=2) if args.json else render(result))
-    return 0
 
 
 if __name__ == "__main__":

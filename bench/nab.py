@@ -44,7 +44,6 @@ detector whose precision is no better than that is flagging at random.
 
 from __future__ import annotations
 
-import argparse
 import json
 import math
 import os
@@ -57,6 +56,7 @@ from pathlib import Path
 import numpy as np
 import polars as pl
 
+from bench.common import scored_main
 from incidentbook.analysis import DEFAULT_CONFIG, detect_intervals
 from incidentbook.window import TimeWindow
 
@@ -351,22 +351,16 @@ def render(result: dict) -> str:
 
 
 def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(
+    return scored_main(
+        argv,
         prog="python -m bench.nab",
         description="Score incidentbook's spike/drop detector on NAB's realAWSCloudwatch series.",
+        default_data=DEFAULT_DATA,
+        what="NAB",
+        evaluate=evaluate,
+        render=render,
+        missing=MissingData,
     )
-    parser.add_argument(
-        "--data", type=Path, default=DEFAULT_DATA, help=f"NAB folder (default {DEFAULT_DATA})"
-    )
-    parser.add_argument("--json", action="store_true", help="print the results as JSON")
-    args = parser.parse_args(argv)
-    try:
-        result = evaluate(args.data)
-    except MissingData as exc:
-        print(f"error: {exc}", file=sys.stderr)
-        return 2
-    print(json.dumps(result, indent=2) if args.json else render(result))
-    return 0
 
 
 if __name__ == "__main__":
