@@ -20,8 +20,10 @@ NotebookClient(
     kernel_name="python3",
     timeout=600,
     record_timing=False,
+    store_widget_state=False,  # the form's live state: a megabyte that means nothing offline
     resources={"metadata": {"path": str(NOTEBOOK.parent)}},
 ).execute()
+notebook.metadata.pop("widgets", None)
 for cell in notebook.cells:
     cell.metadata.pop("execution", None)
 nbformat.write(notebook, NOTEBOOK)

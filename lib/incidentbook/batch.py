@@ -111,6 +111,8 @@ def run_workbook(
             progress_bar=False,
             request_save_on_cell_execute=False,
             cwd=str(out),
+            # The form's live widget state is a megabyte that means nothing offline.
+            store_widget_state=False,
         )
     except PapermillExecutionError as exc:
         raise WorkbookFailed(_cell_sentence(exc, executed), executed) from None
@@ -157,7 +159,9 @@ class WarmKernel:
             store_history=False,
             timeout=60,
         )
-        client = NotebookClient(nb, km=self.km, kernel_name="python3", timeout=None)
+        client = NotebookClient(
+            nb, km=self.km, kernel_name="python3", timeout=None, store_widget_state=False
+        )
         client.kc = self.kc
         try:
             client.execute(cleanup_kc=False)

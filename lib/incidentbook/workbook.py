@@ -237,6 +237,20 @@ def draft(inv: Investigation, out: str) -> CaseRecord:
     return draft_record(inv, narrative=load_narrative(inv.folder.case_path), previous=previous)
 
 
+def form(inv: Investigation, record: CaseRecord):
+    """The narrative form under the charts; it writes nothing until a person edits or saves.
+
+    Save writes the incident folder's case.yaml (earlier versions in .case-history/);
+    batch runs construct it and move on.
+    """
+    from incidentbook.form import record_form
+
+    try:
+        return record_form(record, inv.folder.case_path, findings=inv.analysis.findings)
+    except IncidentbookError as exc:  # ipywidgets missing in a minimal install
+        return Markdown(f"_The narrative form needs ipywidgets: {exc}_")
+
+
 def write(inv: Investigation, record: CaseRecord, out: str) -> Outputs:
     return publish(record, chart_set(inv), output_dir(out))
 
