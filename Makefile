@@ -36,6 +36,7 @@ bench: $(STAMP)
 	$(BIN)/python -m bench.loghub
 	$(BIN)/python -m bench.log_speed
 	$(BIN)/python -m bench.workbook
+	$(BIN)/python -m bench.prometheus_pull
 
 ## workbook: re-execute workbooks/incident.ipynb in place (after changing what it shows)
 workbook: $(STAMP)

@@ -223,6 +223,11 @@ def _logs_json(inv) -> dict | None:
     envvar="INCIDENTBOOK_SIGNATURES",
     help="A signature catalog of your own, merged over the bundled one.",
 )
+@click.option(
+    "--source",
+    metavar="URI",
+    help="Take the metrics from a server (prometheus+http://host:9090) instead of the folder.",
+)
 @_friendly_errors
 def analyze(
     incident: Path,
@@ -233,13 +238,21 @@ def analyze(
     as_json: bool,
     no_logs: bool,
     signatures: Path | None,
+    source: str | None,
 ) -> None:
     """Find what happened in an incident folder's window: findings and what coincided."""
     from incidentbook.pipeline import investigate
     from incidentbook.report import print_analysis
 
     inv = investigate(
-        incident, start, end, list(signals) or None, pack, logs=not no_logs, signatures=signatures
+        incident,
+        start,
+        end,
+        list(signals) or None,
+        pack,
+        logs=not no_logs,
+        signatures=signatures,
+        source=source,
     )
     if as_json:
         click.echo(json.dumps(_analysis_json(inv), indent=2, ensure_ascii=False, default=_jsonable))
@@ -365,6 +378,7 @@ def _params(pairs: tuple[tuple[str, str], ...]) -> dict[str, str]:
     default=None,
     help="Output folder (default: out/<incident id>).",
 )
+@click.option("--source", metavar="URI", help="Metrics from a server: prometheus+http://host:9090.")
 @_friendly_errors
 def run(
     incident: Path,
@@ -372,13 +386,15 @@ def run(
     end: str | None,
     pairs: tuple[tuple[str, str], ...],
     out: Path | None,
+    source: str | None,
 ) -> None:
     """Run the incident workbook through papermill; print the notebook, record and report."""
     from incidentbook.batch import run_workbook
     from incidentbook.incident import IncidentFolder
 
     out = out or Path("out") / IncidentFolder(incident).spec.id
-    result = run_workbook(incident, out, start=start, end=end, parameters=_params(pairs))
+    params = _params(pairs) | ({"source": source} if source else {})
+    result = run_workbook(incident, out, start=start, end=end, parameters=params)
     click.echo(str(result.notebook))
     click.echo(str(result.case))
     click.echo(str(result.report))

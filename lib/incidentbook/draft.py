@@ -172,7 +172,7 @@ def evidence_from(inv: Investigation, charts: list[ChartFile] | None = None) -> 
     return Evidence(
         window=inv.analysis.window,
         baseline=inv.analysis.baseline,
-        source=_source(inv.folder.path),
+        source=inv.source or _source(inv.folder.path),
         findings=inv.analysis.findings,
         correlations=inv.analysis.correlations,
         log_signatures=signatures,

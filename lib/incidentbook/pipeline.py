@@ -12,6 +12,7 @@ from pathlib import Path
 
 from pydantic import ValidationError
 
+import incidentbook.prometheus  # noqa: F401  (registers the prometheus+http(s) sources)
 from incidentbook.analysis import DEFAULT_CONFIG, Analysis, AnalysisConfig, analyze
 from incidentbook.errors import IncidentbookError
 from incidentbook.failures import LogAnalysis, analyze_logs
@@ -19,7 +20,7 @@ from incidentbook.incident import IncidentFolder, IncidentSpec
 from incidentbook.logreaders import LogReport, read_logs
 from incidentbook.signals import SignalPack, load_pack
 from incidentbook.signatures import load_catalog
-from incidentbook.sources import FolderSource, Metrics
+from incidentbook.sources import FolderSource, Metrics, open_source
 from incidentbook.window import TimeWindow
 
 
@@ -56,6 +57,7 @@ class Investigation:
     analysis: Analysis
     logs: LogAnalysis | None = None
     log_report: LogReport | None = None
+    source: str | None = None  # where the metrics came from, when not the folder
 
 
 def _has_logs(folder: IncidentFolder) -> bool:
@@ -93,8 +95,14 @@ def investigate(
     *,
     logs: bool = True,
     signatures: str | Path | None = None,
+    source: str | None = None,
 ) -> Investigation:
-    """Load an incident folder's window, metrics and logs, and analyse them."""
+    """Load an incident folder's window, metrics and logs, and analyse them.
+
+    `source` (a URI such as `prometheus+http://host:9090`) takes the metrics from a
+    server instead of the folder, with the cluster's label selectors from incident.yaml;
+    the folder still gives the incident's description and its logs.
+    """
     folder = IncidentFolder(incident)
     spec = folder.spec
     window = spec.window
@@ -105,7 +113,12 @@ def investigate(
     if spec.primary_signal not in names:
         names = [spec.primary_signal, *names]
     wanted = [signal_pack.get(n) for n in names]
-    metrics = FolderSource(folder).metrics(window, wanted)
+    reader = (
+        FolderSource(folder)
+        if source is None
+        else open_source(source, selectors=spec.cluster.selectors)
+    )
+    metrics = reader.metrics(window, wanted)
     baseline = spec.baseline if spec.baseline and spec.baseline.start >= window.start else None
     result = analyze(
         metrics, {s.name: s for s in wanted}, spec.primary_signal, baseline=baseline, config=config
@@ -118,4 +131,6 @@ def investigate(
             key=lambda f: (f.start, f.kind, f.signal, f.end),
         )
         result.notes.extend(log_report.notes())
-    return Investigation(folder, spec, signal_pack, metrics, result, log_analysis, log_report)
+    return Investigation(
+        folder, spec, signal_pack, metrics, result, log_analysis, log_report, source
+    )

@@ -84,7 +84,7 @@ class Source(Protocol):
     def metrics(self, window: TimeWindow, signals: list[Signal]) -> Metrics: ...
 
 
-_REGISTRY: dict[str, Callable[[str], Source]] = {}
+_REGISTRY: dict[str, Callable[..., Source]] = {}
 
 
 def register(scheme: str):
@@ -95,15 +95,16 @@ def register(scheme: str):
     return add
 
 
-def open_source(uri: str | Path) -> Source:
-    """The source for a folder path or a URI (`file://...`)."""
+def open_source(uri: str | Path, **options) -> Source:
+    """The source for a folder path or a URI (`file://...`, `prometheus+http://...`);
+    `options` go to the source (a Prometheus source takes `selectors`)."""
     text = str(uri)
     scheme = text.split("://", 1)[0] if "://" in text else "file"
     if scheme not in _REGISTRY:
         raise IncidentbookError(
             f"no source for {scheme!r} URIs ({text}); known: {', '.join(sorted(_REGISTRY))}"
         )
-    return _REGISTRY[scheme](text.removeprefix("file://"))
+    return _REGISTRY[scheme](text.removeprefix("file://"), **options)
 
 
 # --- reading one file ---------------------------------------------------------------
@@ -400,5 +401,5 @@ def find_gaps(frame: pl.DataFrame, factor: float = 2.5) -> list[dict]:
 
 
 @register("file")
-def _folder(path: str) -> Source:
+def _folder(path: str, **_options) -> Source:
     return FolderSource(Path(path))

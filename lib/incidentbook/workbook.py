@@ -78,6 +78,7 @@ def load(
     end: str = "",
     signal_pack: str = "",
     signatures: str = "",
+    source: str = "",
 ) -> Investigation:
     """The incident's window: metrics, logs and everything found in them."""
     return investigate(
@@ -86,6 +87,7 @@ def load(
         end or None,
         pack=signal_pack or None,
         signatures=locate(signatures) if signatures else None,
+        source=source or None,
     )
 
 
