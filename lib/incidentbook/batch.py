@@ -113,6 +113,9 @@ def run_workbook(
             cwd=str(out),
             # The form's live widget state is a megabyte that means nothing offline.
             store_widget_state=False,
+            # papermill gives up after 4 s without output from a busy cell; a cold first
+            # import of the scientific stack on a loaded machine takes longer.
+            iopub_timeout=120,
         )
     except PapermillExecutionError as exc:
         raise WorkbookFailed(_cell_sentence(exc, executed), executed) from None
@@ -160,7 +163,12 @@ class WarmKernel:
             timeout=60,
         )
         client = NotebookClient(
-            nb, km=self.km, kernel_name="python3", timeout=None, store_widget_state=False
+            nb,
+            km=self.km,
+            kernel_name="python3",
+            timeout=None,
+            iopub_timeout=120,
+            store_widget_state=False,
         )
         client.kc = self.kc
         try:
