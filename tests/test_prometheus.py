@@ -466,13 +466,23 @@ def test_analyze_and_the_workbook_take_metrics_from_prometheus(prom, tmp_path):
     drops = [f for f in data["findings"] if f["kind"] == "drop" and f["signal"] == "throughput"]
     assert len(drops) == 7
     assert data["correlations"][0]["signal"] == "disk_read_latency"
+    import os
+
+    secret = "tok-7f3a9c1e-never-in-any-output"
+    env = {**os.environ, "INCIDENTBOOK_PROMETHEUS_TOKEN": secret}
     done = subprocess.run(
         [str(exe), "run", str(incident), "--source", uri, "--out", str(tmp_path)],
         capture_output=True,
         text=True,
         check=False,
+        env=env,
     )
     assert done.returncode == 0, done.stderr[-2000:]
     record = load_record(tmp_path / "case.json")
     assert record.evidence.source == uri
     assert record.evidence.correlations[0].signal == "disk_read_latency"
+    # The token went to the server from the environment; no file the run wrote holds it.
+    written = [p for p in tmp_path.rglob("*") if p.is_file()]
+    assert {p.name for p in written} >= {"incident.ipynb", "case.json", "report.html"}
+    assert not [p for p in written if secret in p.read_text(errors="replace")]
+    assert secret not in done.stdout + done.stderr

@@ -239,6 +239,21 @@ def draft(inv: Investigation, out: str) -> CaseRecord:
     return draft_record(inv, narrative=load_narrative(inv.folder.case_path), previous=previous)
 
 
+def similar(record: CaseRecord, library: str = "data/library", top: int = 3) -> pl.DataFrame:
+    """The library's closest past cases, and why they match."""
+    from incidentbook.similar import similar_cases
+
+    folder = locate(library)
+    if not folder.is_dir():
+        return pl.DataFrame({"note": [f"no case library at {library}"]})
+    rows = [
+        {"case": m.case.id, "score": m.score, "why": "; ".join(m.reasons)}
+        for m in similar_cases(record, folder, top=top)
+    ]
+    schema = {"case": pl.String, "score": pl.Float64, "why": pl.String}
+    return pl.DataFrame(rows, schema=schema, orient="row")
+
+
 def form(inv: Investigation, record: CaseRecord):
     """The narrative form under the charts; it writes nothing until a person edits or saves.
 
