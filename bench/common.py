@@ -20,6 +20,20 @@ def full_scale(scenario: str) -> Path:
     return folder
 
 
+def bench_window(folder: Path, hours: float):
+    """The incident's whole window for 24 h and more, else `hours` from three hours in."""
+    from datetime import timedelta
+
+    from incidentbook.incident import IncidentFolder
+    from incidentbook.window import TimeWindow
+
+    spec = IncidentFolder(folder).spec
+    if hours >= 24:
+        return spec.window
+    start = spec.window.start + timedelta(hours=3)
+    return TimeWindow(start=start, end=start + timedelta(hours=hours))
+
+
 def scored_main(
     argv: list[str] | None,
     *,

@@ -25,10 +25,9 @@ import statistics
 import subprocess
 import sys
 import time
-from datetime import timedelta
 from pathlib import Path
 
-from bench.common import REPO, full_scale
+from bench.common import REPO, bench_window, full_scale
 
 SIGNALS = [
     "throughput",
@@ -40,15 +39,7 @@ SIGNALS = [
 ]
 
 
-def _window(folder: Path, hours: float):
-    from incidentbook.incident import IncidentFolder
-    from incidentbook.window import TimeWindow
-
-    spec = IncidentFolder(folder).spec
-    if hours >= 24:
-        return spec.window
-    start = spec.window.start + timedelta(hours=3)
-    return TimeWindow(start=start, end=start + timedelta(hours=hours))
+_window = bench_window
 
 
 def _rss_mib() -> float:

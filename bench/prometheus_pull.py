@@ -44,6 +44,8 @@ import urllib.request
 from datetime import timedelta
 from pathlib import Path
 
+from bench.common import bench_window
+
 REPO = Path(__file__).resolve().parents[1]
 WORK = REPO / "out" / "bench" / "prometheus-pull"
 STEP = 15
@@ -54,15 +56,7 @@ QUERIES = {
 METHODS = ("incidentbook", "incidentbook x4", "pac", "pac identity")
 
 
-def _window(folder: Path, hours: float):
-    from incidentbook.incident import IncidentFolder
-    from incidentbook.window import TimeWindow
-
-    spec = IncidentFolder(folder).spec
-    if hours >= 24:
-        return spec.window
-    start = spec.window.start + timedelta(hours=3)
-    return TimeWindow(start=start, end=start + timedelta(hours=hours))
+_window = bench_window
 
 
 def _mib(field: str) -> float:

@@ -19,6 +19,20 @@ LIBRARY = REPO / "data" / "library"
 IN_CI = os.environ.get("CI", "").lower() in {"1", "true", "yes"}
 
 
+CHROMIUM_ARGS = [
+    "--headless=new",
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-quic",
+    "--no-first-run",
+    # Without these Chromium keeps calling out to Google's hosts, which this network refuses.
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+]
+"""Debian's chromium, headless, as root, offline."""
+
+
 def missing(reason: str, provider: str = "scripts/system-deps.sh") -> None:
     """Skip on a developer's machine; in CI a missing part is a failure, never a skip."""
     if IN_CI:

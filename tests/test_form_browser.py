@@ -17,23 +17,13 @@ from pathlib import Path
 import pytest
 import yaml
 
-from conftest import REPO, require_binary
+from conftest import CHROMIUM_ARGS, REPO, require_binary
 
 pytestmark = pytest.mark.browser
 
 ARTIFACTS = REPO / "test-artifacts"
 INCIDENT = REPO / "data" / "incidents" / "smollm3-storage"
 JUPYTER = Path(sys.executable).parent / "jupyter"
-CHROMIUM_ARGS = [
-    "--headless=new",
-    "--no-sandbox",
-    "--disable-gpu",
-    "--disable-quic",
-    "--no-first-run",
-    "--disable-background-networking",
-    "--disable-component-update",
-    "--disable-sync",
-]
 CELL = """\
 from incidentbook.draft import draft_record, load_narrative
 from incidentbook.form import record_form

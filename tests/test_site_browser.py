@@ -4,24 +4,13 @@ from pathlib import Path
 
 import pytest
 
-from conftest import LIBRARY, REPO
+from conftest import CHROMIUM_ARGS, LIBRARY, REPO
 from incidentbook.library import build_site
 from incidentbook.render import SECTIONS
 from incidentbook.store import load_records
 
 pytestmark = pytest.mark.browser
 ARTIFACTS = REPO / "test-artifacts"
-
-CHROMIUM_ARGS = [
-    "--headless=new",
-    "--no-sandbox",
-    "--disable-gpu",
-    "--disable-quic",
-    "--no-first-run",
-    "--disable-background-networking",
-    "--disable-component-update",
-    "--disable-sync",
-]
 
 
 @pytest.fixture(scope="module")
