@@ -8,7 +8,6 @@ wanted and got) are extracted only on the lines a signature took.
 
 from __future__ import annotations
 
-import json
 import re._constants as sre_constants
 import re._parser as sre_parser
 from functools import lru_cache
@@ -301,10 +300,3 @@ def match(frame: pl.DataFrame, catalog: Catalog, column: str = "message") -> pl.
         )
     matched = pl.concat(parts)
     return tagged.join(matched, on="_row", how="left", maintain_order="left").drop("_row")
-
-
-def fields_of(row_fields: str | None) -> dict:
-    """The extracted fields of one matched line, without the empty ones."""
-    if not row_fields:
-        return {}
-    return {k: v for k, v in json.loads(row_fields).items() if v is not None}
