@@ -13,7 +13,7 @@ def full_scale(scenario: str) -> Path:
     """The full-scale folder of a scenario, generated into out/bench/ the first time."""
     folder = BENCH / f"{scenario}-full"
     if not (folder / "truth.json").exists():
-        from incidentbook.synth import synthesize
+        from incidentbook.scenarios.simulator import synthesize
 
         print(f"generating the full-scale folder into {folder} (once) ...", file=sys.stderr)
         synthesize(scenario, folder, scale="full", seed=0)

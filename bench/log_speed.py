@@ -45,11 +45,11 @@ def main() -> None:
     parser.add_argument("--folder", type=Path)
     args = parser.parse_args()
 
-    from incidentbook.failures import analyze_logs
     from incidentbook.incident import IncidentFolder
-    from incidentbook.logreaders import read_logs
-    from incidentbook.mining import mine_templates
-    from incidentbook.signatures import load_catalog, match
+    from incidentbook.logs.analysis import analyze_logs
+    from incidentbook.logs.read import read_logs
+    from incidentbook.logs.signatures import load_catalog, match
+    from incidentbook.logs.templates import mine_templates
 
     folder = IncidentFolder(_folder(args.folder))
     files = sorted(str(p) for p in folder.logs_dir.rglob("*") if p.is_file())

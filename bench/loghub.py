@@ -22,7 +22,7 @@ Part 1, alert detection (only where there are per-line labels):
   bundled catalog on the ``Content`` column; a line is predicted an alert when it takes a
   signature whose catalog severity is ``error`` or ``critical``.
 * Pipeline (the product end to end, reported beside it): the raw file through
-  ``incidentbook.logreaders`` (its format detected; BGL's leading annotation field, the
+  ``incidentbook.logs.read`` (its format detected; BGL's leading annotation field, the
   label, skipped unread), the catalog, and ``incidentbook.failures.is_alert``: a
   signature of severity error or worse, or a line its own format logged at err or worse
   (Blue Gene RAS levels FATAL, FAILURE, SEVERE, ERROR).
@@ -55,10 +55,10 @@ from pathlib import Path
 import polars as pl
 
 from bench.common import scored_main
-from incidentbook.failures import is_alert
-from incidentbook.logreaders import read_log_file
-from incidentbook.mining import mine_templates
-from incidentbook.signatures import Catalog, load_catalog, match
+from incidentbook.logs.analysis import is_alert
+from incidentbook.logs.read import read_log_file
+from incidentbook.logs.signatures import Catalog, load_catalog, match
+from incidentbook.logs.templates import mine_templates
 from incidentbook.window import TimeWindow
 
 REPO = Path(__file__).resolve().parents[1]

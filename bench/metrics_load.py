@@ -55,10 +55,10 @@ def _work(kind: str, folder: Path, hours: float) -> dict:
     """
     import pandas as pd
 
-    from incidentbook.analysis import analyze
     from incidentbook.incident import IncidentFolder
-    from incidentbook.signals import load_pack
-    from incidentbook.sources import FolderSource
+    from incidentbook.metrics.analysis import analyze
+    from incidentbook.metrics.signals import load_pack
+    from incidentbook.sources.folder import FolderSource
 
     window = _window(folder, hours)
     pack = load_pack()

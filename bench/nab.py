@@ -57,7 +57,7 @@ import numpy as np
 import polars as pl
 
 from bench.common import scored_main
-from incidentbook.analysis import DEFAULT_CONFIG, detect_intervals
+from incidentbook.metrics.analysis import DEFAULT_CONFIG, detect_intervals
 from incidentbook.window import TimeWindow
 
 REPO = Path(__file__).resolve().parents[1]

@@ -76,7 +76,7 @@ def _work(method: str, url: str, folder: Path, hours: float, query: str) -> dict
     window = _window(folder, hours)
     expr = QUERIES[query]
     if method.startswith("incidentbook"):
-        from incidentbook.prometheus import PrometheusSource
+        from incidentbook.sources.prometheus import PrometheusSource
 
         points = int(window.duration.total_seconds() // STEP)
         max_points = math.ceil(points / 4) if method.endswith("x4") else 11_000
@@ -134,7 +134,7 @@ def _folder(given: Path | None) -> Path:
         return given
     folder = REPO / "out" / "bench" / "smollm3-storage-full"
     if not (folder / "truth.json").exists():
-        from incidentbook.synth import synthesize
+        from incidentbook.scenarios.simulator import synthesize
 
         print(f"generating the full-scale folder into {folder} (once) ...", file=sys.stderr)
         synthesize("smollm3-storage", folder, scale="full", seed=0)
@@ -143,7 +143,7 @@ def _folder(given: Path | None) -> Path:
 
 def _backfilled(folder: Path) -> Path:
     """The folder's samples in a Prometheus TSDB (export and promtool once)."""
-    from incidentbook.export import export_openmetrics
+    from incidentbook.outputs.export import export_openmetrics
 
     tsdb, stamp = WORK / "tsdb", WORK / "backfilled.json"
     source = {"folder": str(folder.resolve()), "mtime": (folder / "truth.json").stat().st_mtime}

@@ -4,9 +4,9 @@ The flow, one module a stage: taxonomy and record define what a case is, store r
 and writes records, render and library turn them into pages, cli is a thin layer on top.
 """
 
-from incidentbook.record import SCHEMA_VERSION, CaseRecord
-from incidentbook.store import load_record, save_record
-from incidentbook.taxonomy import Taxonomy, load_taxonomy
+from incidentbook.record.model import SCHEMA_VERSION, CaseRecord
+from incidentbook.record.store import load_record, save_record
+from incidentbook.record.taxonomy import Taxonomy, load_taxonomy
 
 __all__ = [
     "SCHEMA_VERSION",

@@ -14,11 +14,11 @@ from pathlib import Path
 import click
 
 from incidentbook.errors import IncidentbookError, RecordFormatError, RecordInvalid
-from incidentbook.library import build_site
-from incidentbook.record import schema
-from incidentbook.render import render_case
-from incidentbook.store import atomic_write_text, load_record, record_files
-from incidentbook.taxonomy import FACETS, load_taxonomy
+from incidentbook.outputs.render import render_case
+from incidentbook.outputs.site import build_site
+from incidentbook.record.model import schema
+from incidentbook.record.store import atomic_write_text, load_record, record_files
+from incidentbook.record.taxonomy import FACETS, load_taxonomy
 
 
 def _friendly_errors(func):
@@ -241,8 +241,8 @@ def analyze(
     source: str | None,
 ) -> None:
     """Find what happened in an incident folder's window: findings and what coincided."""
-    from incidentbook.pipeline import investigate
-    from incidentbook.report import print_analysis
+    from incidentbook.investigation import investigate
+    from incidentbook.outputs.console import print_analysis
 
     inv = investigate(
         incident,
@@ -270,7 +270,7 @@ def analyze(
 @_friendly_errors
 def synth(scenario: str, out: Path, scale: str, seed: int) -> None:
     """Write a simulated incident folder (and truth.json) for SCENARIO."""
-    from incidentbook.synth import SCENARIOS, synthesize
+    from incidentbook.scenarios.simulator import SCENARIOS, synthesize
 
     if scenario not in SCENARIOS:
         raise click.BadParameter(
@@ -297,9 +297,9 @@ def export_openmetrics_command(
     incident: Path, output: Path, start: str | None, end: str | None
 ) -> None:
     """OpenMetrics text with timestamps, for promtool backfills and VictoriaMetrics imports."""
-    from incidentbook.export import export_openmetrics
     from incidentbook.incident import IncidentFolder
-    from incidentbook.pipeline import make_window
+    from incidentbook.investigation import make_window
+    from incidentbook.outputs.export import export_openmetrics
 
     window = None
     if start or end:
@@ -326,13 +326,13 @@ def similar(
     target: Path, library: Path | None, top: int, as_json: bool, taxonomy_file: Path | None
 ) -> None:
     """Past cases closest to a case record or an incident folder, and why."""
-    from incidentbook.similar import similar_cases
-    from incidentbook.workbook import project_root
+    from incidentbook.notebook.cells import project_root
+    from incidentbook.record.similar import similar_cases
 
     taxonomy = load_taxonomy(taxonomy_file)
     if target.is_dir():
-        from incidentbook.draft import draft_record, load_narrative
-        from incidentbook.pipeline import investigate
+        from incidentbook.investigation import investigate
+        from incidentbook.record.draft import draft_record, load_narrative
 
         inv = investigate(target)
         query = draft_record(inv, narrative=load_narrative(inv.folder.case_path), taxonomy=taxonomy)
@@ -389,8 +389,8 @@ def run(
     source: str | None,
 ) -> None:
     """Run the incident workbook through papermill; print the notebook, record and report."""
-    from incidentbook.batch import run_workbook
     from incidentbook.incident import IncidentFolder
+    from incidentbook.notebook.runner import run_workbook
 
     out = out or Path("out") / IncidentFolder(incident).spec.id
     params = _params(pairs) | ({"source": source} if source else {})
@@ -434,8 +434,8 @@ def regen(
     from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
     from rich.table import Table
 
-    from incidentbook.batch import find_incidents
-    from incidentbook.batch import regen as run_all
+    from incidentbook.notebook.runner import find_incidents
+    from incidentbook.notebook.runner import regen as run_all
 
     total = len(find_incidents(targets))
     console = Console(stderr=True)

@@ -18,7 +18,7 @@ import yaml
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, model_validator
 
 from incidentbook.errors import IncidentbookError, Problem
-from incidentbook.taxonomy import SLUG
+from incidentbook.record.taxonomy import SLUG
 from incidentbook.window import TimeWindow
 
 
@@ -104,7 +104,7 @@ def load_spec(path: Path) -> IncidentSpec:
     try:
         return IncidentSpec.model_validate(data)
     except ValidationError as exc:
-        from incidentbook.store import problems_from
+        from incidentbook.record.store import problems_from
 
         problems: list[Problem] = problems_from(exc, str(path))
         raise IncidentFolderError(

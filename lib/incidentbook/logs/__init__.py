@@ -1,0 +1,1 @@
+"""The logs stage: reading the hosts' logs, signatures, templates, and their findings."""

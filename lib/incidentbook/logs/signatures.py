@@ -1,0 +1,302 @@
+"""The log signature catalog (templates/signatures.yaml) and matching it against log lines.
+
+Matching is vectorised over the frame: each signature is one polars `str.contains` over
+the messages, and `coalesce` keeps the first that matched, in catalog order (specific
+signatures come first in the file). Fields (the Xid code, a PCI address, the link width
+wanted and got) are extracted only on the lines a signature took.
+"""
+
+from __future__ import annotations
+
+import re._constants as sre_constants
+import re._parser as sre_parser
+from functools import lru_cache
+from pathlib import Path
+from typing import Literal
+
+import polars as pl
+import yaml
+from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator
+
+from incidentbook.errors import IncidentbookError
+from incidentbook.paths import template
+from incidentbook.record.taxonomy import SLUG, Taxonomy, load_taxonomy
+
+Severity = Literal["critical", "error", "warning", "info"]
+SEVERITY_RANK = {"critical": 0, "error": 1, "warning": 2, "info": 3}
+
+
+class CatalogError(IncidentbookError):
+    """A signature catalog that cannot be used."""
+
+
+class Signature(BaseModel):
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+    id: str = Field(pattern=SLUG)
+    label: str
+    pattern: str
+    component: str
+    symptom: str
+    severity: Severity
+    explanation: str
+    reference: str
+
+    @field_validator("pattern")
+    @classmethod
+    def _compiles(cls, pattern: str) -> str:
+        try:
+            pl.Series(["probe"]).str.contains(pattern)
+        except pl.exceptions.PolarsError as exc:
+            reason = str(exc).strip().splitlines()[-1]
+            raise ValueError(f"the pattern does not compile as a Rust regex: {reason}") from None
+        return pattern
+
+    @property
+    def fields(self) -> list[str]:
+        return _fields(self.pattern)
+
+
+@lru_cache(maxsize=256)
+def _fields(pattern: str) -> list[str]:
+    return list(pl.Series([""]).str.extract_groups(pattern).struct.fields)
+
+
+class XidCode(BaseModel):
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+    code: int = Field(ge=0)
+    name: str
+    meaning: str
+    severity: Severity
+    component: str
+    action: str
+
+
+class Catalog(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+
+    version: int = 1
+    signatures: list[Signature]
+    xid_codes: list[XidCode] = Field(default_factory=list)
+
+    def get(self, signature_id: str) -> Signature:
+        for signature in self.signatures:
+            if signature.id == signature_id:
+                return signature
+        raise CatalogError(f"no signature {signature_id!r} in the catalog")
+
+    def check_taxonomy(self, taxonomy: Taxonomy) -> None:
+        problems = []
+        for s in self.signatures:
+            for facet, value in (("component", s.component), ("symptom", s.symptom)):
+                try:
+                    taxonomy.check(facet, value)
+                except IncidentbookError as exc:
+                    problems.append(f"signature {s.id}: {exc}")
+        for x in self.xid_codes:
+            try:
+                taxonomy.check("component", x.component)
+            except IncidentbookError as exc:
+                problems.append(f"xid {x.code}: {exc}")
+        if problems:
+            raise CatalogError(
+                "the signature catalog names unknown taxonomy values:\n  " + "\n  ".join(problems)
+            )
+
+    def xid_frame(self) -> pl.DataFrame:
+        rows = [x.model_dump() for x in self.xid_codes]
+        schema = {
+            "code": pl.Int64,
+            "name": pl.String,
+            "meaning": pl.String,
+            "severity": pl.String,
+            "component": pl.String,
+            "action": pl.String,
+        }
+        return pl.DataFrame(rows, schema=schema).rename(
+            lambda c: f"xid_{c}" if c != "code" else "xid"
+        )
+
+
+def _read(path: Path) -> dict:
+    try:
+        data = yaml.safe_load(path.read_text(encoding="utf-8"))
+    except FileNotFoundError:
+        raise CatalogError(f"signature catalog {path} does not exist") from None
+    except yaml.YAMLError as exc:
+        raise CatalogError(f"signature catalog {path} is not valid YAML: {exc}") from None
+    if not isinstance(data, dict):
+        raise CatalogError(f"signature catalog {path} must be a mapping with `signatures`")
+    return data
+
+
+def _validate(data: dict, where: str) -> Catalog:
+    try:
+        return Catalog.model_validate(data)
+    except ValidationError as exc:
+        lines = []
+        for err in exc.errors():
+            loc = list(err["loc"])
+            if len(loc) >= 2 and loc[0] == "signatures" and isinstance(loc[1], int):
+                sig = data["signatures"][loc[1]]
+                loc[1] = sig.get("id", loc[1]) if isinstance(sig, dict) else loc[1]
+            lines.append(f"  {'.'.join(map(str, loc))}: {err['msg'].removeprefix('Value error, ')}")
+        raise CatalogError(
+            f"signature catalog {where} is not valid:\n" + "\n".join(lines)
+        ) from None
+
+
+@lru_cache(maxsize=4)
+def _load(extension: str | None) -> Catalog:
+    base = _read(template("signatures.yaml"))
+    if extension:
+        ext = _read(Path(extension))
+        by_id = {s["id"]: i for i, s in enumerate(base["signatures"])}
+        for sig in ext.get("signatures") or []:
+            if isinstance(sig, dict) and sig.get("id") in by_id:
+                base["signatures"][by_id[sig["id"]]] = sig
+            else:
+                base["signatures"].append(sig)
+        codes = {x["code"]: x for x in base.get("xid_codes") or []}
+        for x in ext.get("xid_codes") or []:
+            codes[x["code"]] = x
+        base["xid_codes"] = sorted(codes.values(), key=lambda x: x["code"])
+    catalog = _validate(base, extension or "templates/signatures.yaml")
+    catalog.check_taxonomy(load_taxonomy())
+    return catalog
+
+
+def load_catalog(extension: Path | str | None = None) -> Catalog:
+    """The bundled catalog, with a user's file merged over it (same id replaces in place)."""
+    return _load(str(Path(extension).resolve()) if extension else None)
+
+
+def required_literals(pattern: str) -> list[str] | None:
+    """Literal strings one of which every match of `pattern` contains; None if unknown.
+
+    Most log lines match no signature. A multi-literal search (Aho-Corasick, polars
+    `str.contains_any`) for these strings throws those lines out before any regex runs.
+    The search ignores ASCII case, so the filter keeps every line the regex could match.
+    """
+    try:
+        tree = sre_parser.parse(pattern)
+    except Exception:  # Rust-only syntax: no prefilter, the regex decides alone
+        return None
+    found = _required(list(tree))
+    return sorted(found) if found else None
+
+
+def _required(items: list) -> set[str] | None:
+    runs: list[set[str]] = []
+    literal = ""
+    for op, arg in items:
+        if op is sre_constants.LITERAL:
+            literal += chr(arg)
+            continue
+        if literal:
+            runs.append({literal})
+            literal = ""
+        inner = None
+        if op is sre_constants.SUBPATTERN:
+            inner = _required(list(arg[3]))
+        elif op in (sre_constants.MAX_REPEAT, sre_constants.MIN_REPEAT) and arg[0] >= 1:
+            inner = _required(list(arg[2]))
+        elif op is sre_constants.BRANCH:
+            branches = [_required(list(b)) for b in arg[1]]
+            inner = set().union(*branches) if all(branches) else None
+        if inner:
+            runs.append(inner)
+    if literal:
+        runs.append({literal})
+    runs = [r for r in runs if min(map(len, r)) >= 3]
+    # The most selective requirement: the one whose shortest alternative is longest.
+    return max(runs, key=lambda r: (min(map(len, r)), -len(r))) if runs else None
+
+
+def _candidates(tagged: pl.DataFrame, column: str, catalog: Catalog) -> pl.DataFrame:
+    """(_row, index, text) for each line and each signature whose literals the line holds.
+
+    One Aho-Corasick pass over all lines finds every required literal; a regex then runs
+    only on the few lines that hold one of its own signature's literals. Signatures whose
+    literals could not be worked out are candidates for every line.
+    """
+    text = pl.col(column)
+    owners: dict[str, set[int]] = {}
+    always: list[int] = []
+    for index, signature in enumerate(catalog.signatures):
+        literals = required_literals(signature.pattern)
+        if not literals:
+            always.append(index)
+        for literal in literals or []:
+            owners.setdefault(literal.lower(), set()).add(index)
+    table = pl.DataFrame(
+        [(lit, i) for lit, idx in sorted(owners.items()) for i in sorted(idx)],
+        schema={"literal": pl.String, "index": pl.UInt32},
+        orient="row",
+    )
+    found = (
+        tagged.select(
+            "_row",
+            literal=text.str.extract_many(
+                sorted(owners), ascii_case_insensitive=True, overlapping=True
+            ),
+        )
+        .filter(pl.col("literal").list.len() > 0)
+        .explode("literal")
+        .with_columns(pl.col("literal").str.to_lowercase())
+        .join(table, on="literal")
+        .select("_row", "index")
+    )
+    if always:
+        every = tagged.select("_row").join(
+            pl.DataFrame({"index": always}, schema={"index": pl.UInt32}), how="cross"
+        )
+        found = pl.concat([found, every])
+    return found.unique().join(tagged.select("_row", column), on="_row")
+
+
+def match(frame: pl.DataFrame, catalog: Catalog, column: str = "message") -> pl.DataFrame:
+    """The frame with `signature` (first match, else null), `xid` and `fields` (JSON) added."""
+    text = pl.col(column)
+    tagged = frame.with_row_index("_row")
+    candidates = _candidates(tagged, column, catalog)
+    hits = [pl.DataFrame(schema={"_row": pl.UInt32, "index": pl.UInt32})]
+    for index, signature in enumerate(catalog.signatures):
+        mine = candidates.filter(pl.col("index") == index)
+        if mine.height:
+            hits.append(mine.filter(text.str.contains(signature.pattern)).select("_row", "index"))
+    ids = pl.DataFrame(
+        {"index": range(len(catalog.signatures)), "signature": [s.id for s in catalog.signatures]},
+        schema={"index": pl.UInt32, "signature": pl.String},
+    )
+    found = (
+        pl.concat(hits)
+        .group_by("_row")
+        .agg(pl.col("index").min())  # the first signature in catalog order wins
+        .join(ids, on="index")
+        .join(tagged.select("_row", column), on="_row")
+    )
+    parts = [
+        found.select("_row", "signature")
+        .head(0)
+        .with_columns(fields=pl.lit(None, pl.String), xid=pl.lit(None, pl.Int64))
+    ]
+    for signature in catalog.signatures:
+        hits = found.filter(pl.col("signature") == signature.id)
+        if hits.height == 0:
+            continue
+        fields = signature.fields
+        groups = text.str.extract_groups(signature.pattern)
+        parts.append(
+            hits.select(
+                "_row",
+                "signature",
+                fields=groups.struct.json_encode() if fields else pl.lit(None, pl.String),
+                xid=groups.struct.field("xid").cast(pl.Int64, strict=False)
+                if "xid" in fields
+                else pl.lit(None, pl.Int64),
+            )
+        )
+    matched = pl.concat(parts)
+    return tagged.join(matched, on="_row", how="left", maintain_order="left").drop("_row")

@@ -1,0 +1,1 @@
+"""The metrics stage: signal packs, canonical frames, and the analysis of a window."""

@@ -1,0 +1,199 @@
+"""Canonical frames, and the reductions that turn raw exporter samples into signals.
+
+Raw samples (what a source reads): ts, metric, value, node, gpu, labels, where `labels`
+holds every other label as "k=v,k=v" so each series keeps its identity (counters are
+differenced per series). Signal frames (what analysis reads): ts, signal, node, gpu,
+value, one row per signal, host (and GPU where the signal is per GPU) and time.
+"""
+
+from __future__ import annotations
+
+import polars as pl
+
+from incidentbook.metrics.signals import Reduce, Signal
+
+UTC_US = pl.Datetime("us", "UTC")
+CAT = pl.Categorical()
+
+RAW_SCHEMA = pl.Schema(
+    {
+        "ts": UTC_US,
+        "metric": CAT,
+        "value": pl.Float64,
+        "node": CAT,
+        "gpu": CAT,
+        "labels": CAT,
+    }
+)
+
+SIGNAL_SCHEMA = pl.Schema(
+    {"ts": UTC_US, "signal": pl.String, "node": pl.String, "gpu": pl.String, "value": pl.Float64}
+)
+
+_SERIES = ["node", "gpu", "labels"]
+
+
+def _reduce(expr: pl.Expr, how: Reduce) -> pl.Expr:
+    return {"mean": expr.mean(), "sum": expr.sum(), "max": expr.max(), "min": expr.min()}[how]
+
+
+def _level(signal: Signal) -> list[str]:
+    return ["ts", "node", "gpu"] if signal.per == "gpu" else ["ts", "node"]
+
+
+def _series_id() -> pl.Expr:
+    """One integer per series within a host: the GPU's and the other labels' category codes."""
+    gpu = pl.col("gpu").to_physical().cast(pl.UInt64).fill_null(2**32 - 1)
+    return gpu * 2**32 + pl.col("labels").to_physical().cast(pl.UInt64).fill_null(0)
+
+
+def counter_increase(frame: pl.LazyFrame) -> pl.LazyFrame:
+    """Per-series increase of a cumulative counter and the seconds it took.
+
+    A counter that goes down was reset (exporter restart): like Prometheus' rate(), the
+    increase over that interval is the new value itself. A repeated sample (same series,
+    same time) shows as zero seconds: it is flagged `dup` and adds nothing.
+    """
+    return (
+        frame.sort([*_SERIES, "ts"], nulls_last=True)
+        .with_columns(
+            delta=pl.col("value").diff().over(_SERIES),
+            seconds=pl.col("ts").diff().dt.total_microseconds().over(_SERIES) / 1e6,
+        )
+        .with_columns(
+            increase=pl.when(pl.col("delta") < 0).then(pl.col("value")).otherwise(pl.col("delta")),
+            dup=pl.col("seconds") == 0,
+        )
+        .filter(pl.col("seconds").is_not_null())
+    )
+
+
+def reduce_signal(raw: pl.LazyFrame, signal: Signal) -> pl.LazyFrame:
+    """One signal's series at its level (node or GPU), from the raw samples.
+
+    Also `dup`: how many repeated samples (same series and time) each row absorbed, so
+    loading can report them without a pass over every raw row of its own.
+    """
+    level = _level(signal)
+    real = ~pl.col("dup")
+
+    def metric(name: str) -> pl.LazyFrame:
+        return raw.filter(pl.col("metric") == name)
+
+    if signal.kind == "gauge":
+        out = (
+            metric(signal.metric)
+            .group_by(level)
+            .agg(
+                value=_reduce(pl.col("value"), signal.within),
+                dup=pl.len() - _series_id().n_unique(),
+            )
+        )
+    elif signal.kind == "counter_rate":
+        out = (
+            counter_increase(metric(signal.metric))
+            .with_columns(value=pl.col("increase") / pl.col("seconds"))
+            .group_by(level)
+            .agg(
+                value=_reduce(pl.col("value").filter(real), signal.within),
+                dup=pl.col("dup").sum(),
+            )
+        )
+    elif signal.kind == "counter_ratio":
+        # Sum the increases over the devices first, then divide: a read-weighted latency.
+        num = (
+            counter_increase(metric(signal.numerator))
+            .group_by(level)
+            .agg(num=pl.col("increase").filter(real).sum(), dup=pl.col("dup").sum())
+        )
+        den = (
+            counter_increase(metric(signal.denominator))
+            .group_by(level)
+            .agg(den=pl.col("increase").filter(real).sum(), dup_den=pl.col("dup").sum())
+        )
+        out = num.join(den, on=level, how="inner", nulls_equal=True).select(
+            *level,
+            value=pl.when(pl.col("den") > 0).then(pl.col("num") / pl.col("den")),
+            dup=pl.col("dup") + pl.col("dup_den"),
+        )
+    else:  # gauge_ratio
+        keys = ["ts", *_SERIES]
+        num = (
+            metric(signal.numerator)
+            .group_by(keys)
+            .agg(num=pl.col("value").last(), dup=pl.len() - 1)
+        )
+        den = metric(signal.denominator).group_by(keys).agg(den=pl.col("value").last())
+        ratio = pl.when(pl.col("den") != 0).then(pl.col("num") / pl.col("den"))
+        out = (
+            num.join(den, on=keys, how="inner", nulls_equal=True)
+            .with_columns(value=(1 - ratio) if signal.complement else ratio)
+            .group_by(level)
+            .agg(value=_reduce(pl.col("value"), signal.within), dup=pl.col("dup").sum())
+        )
+    if signal.per == "node":
+        out = out.with_columns(gpu=pl.lit(None, CAT))
+    return out.select(
+        "ts",
+        signal=pl.lit(signal.name, CAT),
+        node="node",
+        gpu="gpu",
+        value=pl.col("value").cast(pl.Float64),
+        dup=pl.col("dup").cast(pl.UInt32),
+    )
+
+
+def signal_frame(
+    raw: pl.LazyFrame | pl.DataFrame, signals: list[Signal]
+) -> tuple[pl.DataFrame, int, int]:
+    """All requested signals in one canonical frame, sorted; the duplicates absorbed and
+    the raw rows read.
+
+    The reductions are planned lazily and collected together with the streaming engine,
+    so the raw samples of a large window are never all in memory at once.
+    """
+    lazy = raw.lazy()
+    parts = [reduce_signal(lazy, s) for s in signals]
+    if not parts:
+        return SIGNAL_SCHEMA.to_frame(), 0, 0
+    rows, *collected = pl.collect_all([lazy.select(pl.len()), *parts], engine="streaming")
+    frame = pl.concat(collected, how="vertical")
+    duplicates = int(frame.get_column("dup").sum() or 0)
+    # Plain text from here on (and sorted by it: category codes depend on what a process
+    # happened to see first); the signal frame is already reduced, so it is small.
+    frame = (
+        frame.drop("dup")
+        .filter(pl.col("value").is_not_null() & pl.col("value").is_finite())
+        .with_columns(pl.col("signal", "node", "gpu").cast(pl.String))
+        .sort(["signal", "node", "gpu", "ts"], nulls_last=True)
+    )
+    return frame, duplicates, int(rows.item())
+
+
+def cluster_series(frame: pl.DataFrame, signals: dict[str, Signal]) -> pl.DataFrame:
+    """One series per signal for the whole cluster, nodes combined by the signal's `aggregate`."""
+    how = pl.DataFrame(
+        {"signal": list(signals), "how": [s.aggregate for s in signals.values()]},
+        schema={"signal": pl.String, "how": pl.String},
+    )
+    value = pl.col("value")
+    return (
+        frame.group_by("signal", "ts")
+        .agg(
+            mean=value.mean(), sum=value.sum(), max=value.max(), min=value.min(), reporting=pl.len()
+        )
+        .join(how, on="signal", how="left")
+        .select(
+            "signal",
+            "ts",
+            value=pl.when(pl.col("how") == "sum")
+            .then("sum")
+            .when(pl.col("how") == "max")
+            .then("max")
+            .when(pl.col("how") == "min")
+            .then("min")
+            .otherwise("mean"),
+            reporting="reporting",
+        )
+        .sort("signal", "ts")
+    )

@@ -1,0 +1,145 @@
+"""Signal packs: named signals mapped to the exporters' metrics and the reduction to apply.
+
+Analysis speaks of signals ("disk_read_latency"), never of a backend's metric names, so
+a cluster with other exporters needs only another pack (templates/signals/*.yaml).
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any, Literal
+
+import yaml
+from pydantic import BaseModel, ConfigDict, Field, ValidationError, model_validator
+
+from incidentbook.errors import IncidentbookError
+from incidentbook.paths import templates_dir
+
+Reduce = Literal["mean", "sum", "max", "min"]
+
+
+class SignalPackError(IncidentbookError):
+    """A signal pack that cannot be read, or a signal it does not define."""
+
+
+class Signal(BaseModel):
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+    name: str
+    label: str
+    unit: str = ""
+    kind: Literal["gauge", "counter_rate", "counter_ratio", "gauge_ratio"]
+    metric: str | None = None
+    numerator: str | None = None
+    denominator: str | None = None
+    complement: bool = False
+    match: dict[str, str] = Field(
+        default_factory=dict, description="Label values a series must have."
+    )
+    per: Literal["node", "gpu"] = "node"
+    within: Reduce = "mean"
+    aggregate: Reduce = "mean"
+    bad: Literal["down", "up", "both"] = "both"
+    role: Literal["cause", "effect"] = "cause"
+    component: str | None = Field(None, description="Taxonomy component its anomalies point to.")
+    symptom: str | None = Field(None, description="Taxonomy symptom its anomalies point to.")
+    min_change: float | None = Field(
+        None,
+        description="Least change worth reporting, in the signal's unit (default: 10% of level).",
+    )
+    promql: str | None = None
+
+    @model_validator(mode="after")
+    def _metrics_for_kind(self) -> Signal:
+        if self.kind in {"gauge", "counter_rate"} and not self.metric:
+            raise ValueError(f"a {self.kind} signal needs `metric`")
+        if self.kind in {"counter_ratio", "gauge_ratio"} and not (
+            self.numerator and self.denominator
+        ):
+            raise ValueError(f"a {self.kind} signal needs `numerator` and `denominator`")
+        return self
+
+    @property
+    def metrics(self) -> list[str]:
+        """The raw metric names this signal reads."""
+        return [m for m in (self.metric, self.numerator, self.denominator) if m]
+
+
+class SignalPack(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+
+    name: str
+    description: str = ""
+    signals: dict[str, Signal]
+
+    def get(self, name: str) -> Signal:
+        try:
+            return self.signals[name]
+        except KeyError:
+            known = ", ".join(sorted(self.signals))
+            raise SignalPackError(
+                f"signal {name!r} is not in the {self.name!r} signal pack; known signals: {known}"
+            ) from None
+
+    def with_overrides(self, overrides: dict[str, dict[str, Any]]) -> SignalPack:
+        """This pack with entries replaced field by field (new names are added)."""
+        if not overrides:
+            return self
+        raw = {n: s.model_dump(exclude={"name"}) for n, s in self.signals.items()}
+        for name, fields in overrides.items():
+            raw[name] = {**raw.get(name, {}), **(fields or {})}
+        return _validate(
+            {"name": self.name, "description": self.description, "signals": raw}, self.name
+        )
+
+
+def _validate(data: dict, where: str) -> SignalPack:
+    signals = data.get("signals")
+    if not isinstance(signals, dict):
+        raise SignalPackError(f"signal pack {where} needs a `signals:` mapping")
+    data = {**data, "signals": {n: {"name": n, **(s or {})} for n, s in signals.items()}}
+    try:
+        return SignalPack.model_validate(data)
+    except ValidationError as exc:
+        lines = [f"  {'.'.join(map(str, e['loc']))}: {e['msg']}" for e in exc.errors()]
+        raise SignalPackError(f"signal pack {where} is not valid:\n" + "\n".join(lines)) from None
+
+
+def load_pack(name_or_path: str | Path = "default", overrides: dict | None = None) -> SignalPack:
+    """A pack by name (templates/signals/NAME.yaml) or by path, with overrides applied."""
+    path = Path(name_or_path)
+    if not path.suffix:
+        path = templates_dir() / "signals" / f"{name_or_path}.yaml"
+    if not path.is_file():
+        known = sorted(p.stem for p in (templates_dir() / "signals").glob("*.yaml"))
+        raise SignalPackError(
+            f"no signal pack {str(name_or_path)!r}; "
+            f"bundled packs: {', '.join(known)}, or give a path"
+        )
+    try:
+        data = yaml.safe_load(path.read_text(encoding="utf-8"))
+    except yaml.YAMLError as exc:
+        raise SignalPackError(f"signal pack {path} is not valid YAML: {exc}") from None
+    if not isinstance(data, dict):
+        raise SignalPackError(f"signal pack {path} must be a mapping with `name` and `signals`")
+    data.setdefault("name", path.stem)
+    pack = _validate(data, str(path)).with_overrides(overrides or {})
+    _check_facets(pack)
+    return pack
+
+
+def _check_facets(pack: SignalPack) -> None:
+    from incidentbook.record.taxonomy import load_taxonomy
+
+    taxonomy = load_taxonomy()
+    problems = []
+    for signal in pack.signals.values():
+        for facet, value in (("component", signal.component), ("symptom", signal.symptom)):
+            if value is None:
+                continue
+            try:
+                taxonomy.check(facet, value)
+            except IncidentbookError as exc:
+                problems.append(f"signal {signal.name}: {exc}")
+    if problems:
+        raise SignalPackError(f"signal pack {pack.name!r}:\n  " + "\n  ".join(problems))

@@ -1,0 +1,1 @@
+"""The workbook: what its cells call, the runner (papermill), the narrative form."""

@@ -1,0 +1,305 @@
+"""What the incident workbook's cells call: each returns something to show.
+
+The notebook (workbooks/incident.ipynb) holds no logic: parameters, then one call a
+cell. Everything here is reachable from tests without a kernel.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import altair as alt
+import polars as pl
+from IPython.display import Markdown
+
+from incidentbook import charts
+from incidentbook.errors import IncidentbookError
+from incidentbook.investigation import Investigation, investigate
+from incidentbook.outputs.publish import Outputs, publish
+from incidentbook.paths import templates_dir
+from incidentbook.record.draft import draft_record, load_narrative
+from incidentbook.record.model import CaseRecord
+from incidentbook.record.store import load_record
+
+VEGALITE_MIME = "application/vnd.vegalite.v5+json"
+
+
+def _render(spec: dict, **metadata) -> dict:
+    """Charts as Vega-Lite JSON under the mime type JupyterLab renders.
+
+    altair 6 labels its output `application/vnd.vegalite.v6.json`, which JupyterLab 4
+    does not render and nbformat rejects (not a `+json` type); the spec itself uses
+    nothing Vega-Lite 5 lacks. No random ids, so nbval can compare runs.
+    """
+    spec = {**spec, "$schema": "https://vega.github.io/schema/vega-lite/v5.json"}
+    title = spec.get("title") or next(
+        (c.get("title") for c in spec.get("vconcat", []) + spec.get("layer", []) if c.get("title")),
+        "chart",
+    )
+    text = title.get("text") if isinstance(title, dict) else title
+    return {VEGALITE_MIME: spec, "text/plain": f"<chart: {text}>"}
+
+
+def setup() -> None:
+    """Charts rendered for JupyterLab (and comparable by nbval), one theme, readable tables."""
+    alt.renderers.register("incidentbook", _render)
+    alt.renderers.enable("incidentbook")
+    charts.register_theme()
+    pl.Config.set_tbl_rows(40)
+    pl.Config.set_fmt_str_lengths(160)
+    pl.Config.set_tbl_hide_dataframe_shape(True)
+
+
+def project_root() -> Path | None:
+    """The checkout holding this package, where the bundled incidents live (None if installed)."""
+    root = templates_dir().parent
+    return root if (root / "data").is_dir() else None
+
+
+def locate(path: str) -> Path:
+    """A path as given, or relative to the project's checkout (the parameters' defaults)."""
+    given = Path(path).expanduser()
+    if given.exists() or given.is_absolute():
+        return given
+    root = project_root()
+    return root / given if root and (root / given).exists() else given
+
+
+def output_dir(out: str) -> Path:
+    """Where the outputs go: as given, or under the checkout for a relative default."""
+    given = Path(out).expanduser()
+    root = project_root()
+    return given if given.is_absolute() or root is None else root / given
+
+
+def load(
+    incident: str,
+    start: str = "",
+    end: str = "",
+    signal_pack: str = "",
+    signatures: str = "",
+    source: str = "",
+) -> Investigation:
+    """The incident's window: metrics, logs and everything found in them."""
+    return investigate(
+        locate(incident),
+        start or None,
+        end or None,
+        pack=signal_pack or None,
+        signatures=locate(signatures) if signatures else None,
+        source=source or None,
+    )
+
+
+def summary(inv: Investigation) -> Markdown:
+    """The story in a few lines: what broke, what coincided, which hosts."""
+    a = inv.analysis
+    kinds: dict[str, int] = {}
+    for f in a.findings:
+        kinds[f.kind] = kinds.get(f.kind, 0) + 1
+    primary = [f for f in a.findings if f.signal == a.primary and f.kind in {"drop", "spike"}]
+    causes = [c for c in a.correlations if inv.pack.signals[c.signal].role == "cause"]
+    lines = [
+        f"**{inv.spec.title}**, {a.window.start:%Y-%m-%d %H:%M} to {a.window.end:%H:%M} UTC "
+        f"({inv.spec.cluster.nodes} nodes x {inv.spec.cluster.gpus_per_node} "
+        f"{inv.spec.cluster.gpu_model or 'GPUs'}).",
+        "",
+        f"- {len(primary)} anomalies of the primary signal, `{a.primary}`.",
+    ]
+    if causes:
+        lines.append(
+            f"- Best explanation in the data: **{causes[0].signal}**. {causes[0].explanation}"
+        )
+    for f in a.findings:
+        if f.kind == "failure_rate":
+            lines.append(f"- {f.summary}.")
+    lines.append(
+        "- Findings by kind: " + ", ".join(f"{k} {n}" for k, n in sorted(kinds.items())) + "."
+    )
+    return Markdown("\n".join(lines))
+
+
+def findings_table(inv: Investigation) -> pl.DataFrame:
+    return inv.analysis.findings_frame().with_columns(
+        pl.col("start").dt.strftime("%H:%M:%S"),
+        pl.col("end").dt.strftime("%H:%M:%S"),
+        pl.col("magnitude").round(3),
+    )
+
+
+def correlations_table(inv: Investigation) -> pl.DataFrame:
+    rows = [
+        {
+            "signal": c.signal,
+            "role": inv.pack.signals[c.signal].role,
+            "score": round(c.score, 2),
+            "lag_s": round(c.lag_seconds),
+            "why": c.explanation,
+        }
+        for c in inv.analysis.correlations
+    ]
+    schema = {
+        "signal": pl.String,
+        "role": pl.String,
+        "score": pl.Float64,
+        "lag_s": pl.Int64,
+        "why": pl.String,
+    }
+    return pl.DataFrame(rows, schema=schema, orient="row")
+
+
+def signatures_table(inv: Investigation) -> pl.DataFrame:
+    if inv.logs is None:
+        return pl.DataFrame({"note": ["no logs/ folder in this incident"]})
+    return inv.logs.signatures.select(
+        "label",
+        "severity",
+        "count",
+        hosts=pl.col("hosts").list.len(),
+        first=pl.col("first_seen").dt.strftime("%H:%M:%S"),
+        action=pl.col("action").fill_null(""),
+    )
+
+
+def new_templates_table(inv: Investigation, rows: int = 15) -> pl.DataFrame:
+    if inv.logs is None:
+        return pl.DataFrame({"note": ["no logs/ folder in this incident"]})
+    return (
+        inv.logs.templates.templates.filter("new")
+        .head(rows)
+        .select(
+            "template",
+            "severity",
+            "count",
+            "hosts",
+            first=pl.col("first_seen").dt.strftime("%H:%M:%S"),
+        )
+    )
+
+
+def worst_signals(inv: Investigation, most: int = 2) -> list[str]:
+    """Signals worth a host-by-time view: the best-correlated cause, then outlier signals."""
+    names: list[str] = []
+    for c in inv.analysis.correlations:
+        if inv.pack.signals[c.signal].role == "cause" and inv.pack.signals[c.signal].per:
+            names.append(c.signal)
+            break
+    names += [f.signal for f in inv.analysis.findings if f.kind == "outlier_host"]
+    return list(dict.fromkeys(names))[:most]
+
+
+def host_heatmaps(inv: Investigation) -> alt.TopLevelMixin:
+    views = [
+        charts.host_heatmap(inv.metrics.frame, name, inv.pack.signals, window=inv.analysis.window)
+        for name in worst_signals(inv)
+    ]
+    return (
+        alt.vconcat(*views)
+        if views
+        else charts.signature_timeline(inv.logs)
+        if inv.logs
+        else alt.Chart()
+    )
+
+
+def notes(inv: Investigation) -> Markdown:
+    items = inv.analysis.notes or ["nothing to report: every file and line was read"]
+    return Markdown("\n".join(f"- {n}" for n in items))
+
+
+def chart_set(inv: Investigation) -> dict[str, tuple[str, alt.TopLevelMixin]]:
+    """The charts that go into the report page, by file name."""
+    a, signals = inv.analysis, inv.pack.signals
+    out = {
+        "story": ("The symptom and what coincided with it", charts.story_chart(a, signals)),
+        "failure-rates": ("Failure rates over time", charts.failure_rate_chart(a, inv.logs)),
+    }
+    for name in worst_signals(inv):
+        out[f"hosts-{name}"] = (
+            f"{signals[name].label} by host and time",
+            charts.host_heatmap(inv.metrics.frame, name, signals, window=a.window),
+        )
+    if inv.logs is not None and inv.logs.signatures.height:
+        out["signatures"] = ("Log signatures over time", charts.signature_timeline(inv.logs))
+    return out
+
+
+def draft(inv: Investigation, out: str) -> CaseRecord:
+    """The record, drafted from the data; the person's case.yaml and earlier edits kept."""
+    previous_path = output_dir(out) / "case.json"
+    previous = None
+    if previous_path.exists():
+        try:
+            previous = load_record(previous_path)
+        except IncidentbookError as exc:
+            raise IncidentbookError(
+                f"{previous_path} exists but cannot be read, so a person's edits in it could "
+                f"be lost; fix or move it first ({exc})"
+            ) from None
+    return draft_record(inv, narrative=load_narrative(inv.folder.case_path), previous=previous)
+
+
+def similar(record: CaseRecord, library: str = "data/library", top: int = 3) -> pl.DataFrame:
+    """The library's closest past cases, and why they match."""
+    from incidentbook.record.similar import similar_cases
+
+    folder = locate(library)
+    if not folder.is_dir():
+        return pl.DataFrame({"note": [f"no case library at {library}"]})
+    rows = [
+        {"case": m.case.id, "score": m.score, "why": "; ".join(m.reasons)}
+        for m in similar_cases(record, folder, top=top)
+    ]
+    schema = {"case": pl.String, "score": pl.Float64, "why": pl.String}
+    return pl.DataFrame(rows, schema=schema, orient="row")
+
+
+def form(inv: Investigation, record: CaseRecord):
+    """The narrative form under the charts; it writes nothing until a person edits or saves.
+
+    Save writes the incident folder's case.yaml (earlier versions in .case-history/);
+    batch runs construct it and move on.
+    """
+    from incidentbook.notebook.form import record_form
+
+    try:
+        return record_form(record, inv.folder.case_path, findings=inv.analysis.findings)
+    except IncidentbookError as exc:  # ipywidgets missing in a minimal install
+        return Markdown(f"_The narrative form needs ipywidgets: {exc}_")
+
+
+def write(inv: Investigation, record: CaseRecord, out: str) -> Outputs:
+    return publish(record, chart_set(inv), output_dir(out))
+
+
+def record_summary(record: CaseRecord) -> pl.DataFrame:
+    rows = [
+        ("id", record.id),
+        ("title", record.title),
+        ("root causes", ", ".join(record.root_causes)),
+        ("components", ", ".join(record.components)),
+        ("symptom tags", ", ".join(record.symptom_tags)),
+        ("drafted, to confirm", ", ".join(record.drafted) or "-"),
+        ("findings", str(len(record.evidence.findings) if record.evidence else 0)),
+        ("log signatures", str(len(record.evidence.log_signatures) if record.evidence else 0)),
+    ]
+    return pl.DataFrame(rows, schema={"field": pl.String, "value": pl.String}, orient="row")
+
+
+def timeline_table(record: CaseRecord) -> pl.DataFrame:
+    events = record.evidence.timeline if record.evidence else []
+    return pl.DataFrame(
+        {
+            "at": [f"{e.at:%H:%M:%S}" for e in events],
+            "from": [e.source for e in events],
+            "event": [e.text for e in events],
+        },
+        schema={"at": pl.String, "from": pl.String, "event": pl.String},
+    )
+
+
+def outputs_table(outputs: Outputs) -> pl.DataFrame:
+    """What was written, relative to the output folder (no machine-specific paths)."""
+    root = outputs.case.parent
+    files = [outputs.case, outputs.report, *outputs.charts]
+    return pl.DataFrame({"written": [str(p.relative_to(root)) for p in files]})

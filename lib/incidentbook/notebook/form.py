@@ -1,0 +1,1185 @@
+"""The narrative form: an engineer finishes the drafted case record in JupyterLab.
+
+`record_form(record, case_path)` shows the narrative of a drafted record as widgets under
+the workbook's charts: text areas, taxonomy pickers, remediation and action items, and the
+findings to cite. Save writes the incident's `case.yaml`, the narrative `draft_record`
+carries over on every regeneration, so the next run of the workbook tells the person's
+story with the data's evidence.
+
+What is written, and when:
+
+- Constructing the form writes nothing (papermill and nbval runs never need it).
+- Save writes `case.yaml` only when the narrative, merged with the record, validates
+  against the schema and the taxonomy; each problem is shown under its field and nothing
+  is written otherwise. Only fields a person set or confirmed are written: a field still
+  on `drafted` stays the data's, so the next regeneration can improve it. Fields of an
+  existing `case.yaml` the form does not edit (organisation, references, ...) are kept.
+- Before `case.yaml` is replaced, its previous text is kept as
+  `.case-history/case.YYYYmmddTHHMMSS.yaml` (UTC time that version was last written,
+  `-N` appended on a clash); the newest `keep_versions` are kept. The new text is written
+  atomically (`store.atomic_write_text`): readers see the old file or the new one.
+- Every change is autosaved to `.case-draft.yaml` in the incident folder, at most every
+  `autosave_delay` seconds (a timer on the kernel's asyncio loop; immediately where no
+  loop runs). A kernel restart loses at most those seconds. A form built while a draft
+  newer than `case.yaml` exists offers to restore it; a draft that is neither restored
+  nor still current is moved into `.case-history/` rather than overwritten or deleted.
+
+Cited findings become lines of `detection`, not timeline events. `case.yaml` may hold
+only narrative fields (`draft.load_narrative` drops `evidence`), and the schema is not to
+change; timeline events a person adds survive only through an earlier `case.json`, which
+the form does not own and the workbook rewrites. A line in `detection` is part of the
+narrative: it is saved in `case.yaml`, carried by `draft_record`, shown in the report,
+visible and editable in the text area as the person's own words, and the checkbox reads
+it back (a finding is cited while its line is in `detection`).
+
+The logic is in plain functions, testable without widgets or a browser:
+`narrative_from_values`, `validate_narrative`, `save_with_history`, `autosave`,
+`read_autosave`, `cite_line` / `with_citation`.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import html
+import re
+from collections.abc import Callable, Iterable, Mapping
+from contextlib import contextmanager
+from dataclasses import dataclass, field
+from datetime import UTC, datetime
+from pathlib import Path
+from typing import Any
+
+import yaml
+from pydantic import ValidationError
+
+from incidentbook.errors import IncidentbookError, Problem, RecordFormatError
+from incidentbook.record.draft import DRAFT_MARK, load_narrative
+from incidentbook.record.model import NARRATIVE_FIELDS, CaseRecord, Finding
+from incidentbook.record.store import atomic_write_text, problems_from
+from incidentbook.record.taxonomy import Taxonomy, load_taxonomy
+
+try:
+    import ipywidgets as W
+except ImportError:  # the pure functions below work without it
+    W = None
+
+TEXT_FIELDS: tuple[str, ...] = ("title", "symptoms", "trigger", "detection", "lessons")
+FACET_FIELDS: dict[str, str] = {
+    "root_causes": "root_cause",
+    "components": "component",
+    "symptom_tags": "symptom",
+    "contributing_factors": "contributing_factor",
+}
+FORM_FIELDS: tuple[str, ...] = (*TEXT_FIELDS, *FACET_FIELDS, "remediation", "action_items")
+"""The narrative fields the form edits; the others are kept as case.yaml has them."""
+
+DRAFT_FILE = ".case-draft.yaml"
+HISTORY_DIR = ".case-history"
+STATUSES = ("open", "done")
+
+_HEADER = (
+    "# The narrative of this incident's case record: any subset of the narrative fields.\n"
+    "# Written by incidentbook's form; earlier versions are in .case-history/.\n"
+    "# The workbook carries it over on every regeneration.\n"
+)
+_DRAFT_HEADER = (
+    "# Unsaved state of incidentbook's form, autosaved. The form offers to restore it;\n"
+    "# it is not case.yaml and the workbook never reads it.\n"
+)
+_VERSION = re.compile(r"^(?P<stem>case(?:-draft)?)\.(?P<stamp>\d{8}T\d{6})(?:-(?P<n>\d+))?\.yaml$")
+
+
+# -- values to narrative -------------------------------------------------------------------
+
+
+def strip_draft_mark(text: str) -> str:
+    """Text without the data's leading 'Draft from the data, to be confirmed:'."""
+    text = text or ""
+    stripped = text.lstrip()
+    return stripped[len(DRAFT_MARK) :].lstrip() if stripped.startswith(DRAFT_MARK) else text
+
+
+def remediation_items(text: str | Iterable[str]) -> list[str]:
+    """One remediation step a line; blank lines are dropped."""
+    lines = text.splitlines() if isinstance(text, str) else list(text)
+    return [line.strip() for line in lines if line.strip()]
+
+
+def action_item_data(rows: Iterable[Mapping[str, Any]]) -> list[dict[str, Any]]:
+    """Action items from the form's rows; wholly blank rows are dropped, blanks become absent."""
+    items = []
+    for row in rows:
+        text = (row.get("text") or "").strip()
+        owner = (row.get("owner") or "").strip()
+        link = (row.get("link") or "").strip()
+        status = row.get("status") or None
+        if not (text or owner or link):
+            continue
+        item: dict[str, Any] = {"text": text}
+        if owner:
+            item["owner"] = owner
+        if status:
+            item["status"] = status
+        if link:
+            item["link"] = link
+        items.append(item)
+    return items
+
+
+def _default(field_name: str) -> Any:
+    info = CaseRecord.model_fields[field_name]
+    return None if info.is_required() else info.get_default(call_default_factory=True)
+
+
+def _convert(field_name: str, value: Any) -> Any:
+    if field_name in TEXT_FIELDS:
+        return strip_draft_mark(value or "").strip()
+    if field_name in FACET_FIELDS:
+        return list(dict.fromkeys(value or []))
+    if field_name == "remediation":
+        return remediation_items(value or "")
+    if field_name == "action_items":
+        return action_item_data(value or [])
+    raise KeyError(field_name)
+
+
+def narrative_from_values(
+    values: Mapping[str, Any],
+    *,
+    drafted: Iterable[str] = (),
+    touched: Iterable[str] = (),
+    existing: Mapping[str, Any] | None = None,
+) -> dict[str, Any]:
+    """The narrative mapping to write: what a person set or confirmed, over case.yaml's.
+
+    `values` holds the widgets' values by field (text, facet id lists, remediation as
+    one line per step, action items as row mappings). A field still in `drafted` is left
+    out. Any other form field is written when a person touched it, when case.yaml already
+    holds it, or when it differs from the schema's default (a person's words carried from
+    an earlier case.json); an untouched empty `trigger` is not. Fields of `existing` the
+    form does not edit are kept as they are. Returned in NARRATIVE_FIELDS order.
+    """
+    drafted, touched, existing = set(drafted), set(touched), dict(existing or {})
+    out = {k: v for k, v in existing.items() if k in NARRATIVE_FIELDS}
+    for name in FORM_FIELDS:
+        if name not in values or name in drafted:
+            continue
+        value = _convert(name, values[name])
+        if name in touched or name in existing or value != _default(name):
+            out[name] = value
+    return {k: out[k] for k in NARRATIVE_FIELDS if k in out}
+
+
+def validate_narrative(
+    record: CaseRecord,
+    narrative: Mapping[str, Any],
+    *,
+    taxonomy: Taxonomy | None = None,
+    drafted: Iterable[str] | None = None,
+    file: str = "case.yaml",
+) -> tuple[CaseRecord | None, list[Problem]]:
+    """The record with the narrative laid over it, or the problems that stop it.
+
+    `drafted` is what remains drafted (default: the record's, less the narrative's fields).
+    """
+    data = record.model_dump(mode="json")
+    data.update(narrative)
+    remaining = record.drafted if drafted is None else drafted
+    data["drafted"] = [f for f in remaining if f not in narrative]
+    try:
+        merged = CaseRecord.model_validate(data, context={"taxonomy": taxonomy or load_taxonomy()})
+    except ValidationError as exc:
+        return None, problems_from(exc, file)
+    return merged, []
+
+
+def problem_field(problem: Problem) -> str:
+    """The top-level field a problem is about ('action_items[1].text' -> 'action_items')."""
+    match = re.match(r"[A-Za-z_]+", problem.field)
+    return match.group(0) if match else problem.field
+
+
+# -- writing case.yaml with history --------------------------------------------------------
+
+
+class _Dumper(yaml.SafeDumper):
+    pass
+
+
+def _str(dumper: yaml.SafeDumper, value: str) -> yaml.Node:
+    return dumper.represent_scalar(
+        "tag:yaml.org,2002:str", value, style="|" if "\n" in value else None
+    )
+
+
+_Dumper.add_representer(str, _str)
+
+
+def _dump(data: Any) -> str:
+    return yaml.dump(data, Dumper=_Dumper, sort_keys=False, allow_unicode=True, width=100)
+
+
+def narrative_text(narrative: Mapping[str, Any]) -> str:
+    """case.yaml's text: a short header, then the fields (multi-line text as blocks)."""
+    return _HEADER + (_dump(dict(narrative)) if narrative else "{}\n")
+
+
+def history_dir(case_path: Path) -> Path:
+    return Path(case_path).parent / HISTORY_DIR
+
+
+def history_versions(case_path: Path, stem: str = "case") -> list[Path]:
+    """Kept versions of case.yaml (or of set-aside drafts, stem 'case-draft'), oldest first."""
+    folder = history_dir(case_path)
+    found = []
+    for path in folder.glob(f"{stem}.*.yaml") if folder.is_dir() else []:
+        match = _VERSION.match(path.name)
+        if match and match["stem"] == stem:
+            found.append(((match["stamp"], int(match["n"] or 0)), path))
+    return [path for _, path in sorted(found)]
+
+
+def _keep(source: Path, case_path: Path, stem: str) -> Path:
+    """Copy source's text into the history, named by the time it was last written."""
+    when = datetime.fromtimestamp(source.stat().st_mtime, tz=UTC)
+    stamp = f"{when:%Y%m%dT%H%M%S}"
+    folder = history_dir(case_path)
+    target, n = folder / f"{stem}.{stamp}.yaml", 0
+    while target.exists():
+        n += 1
+        target = folder / f"{stem}.{stamp}-{n}.yaml"
+    return atomic_write_text(target, source.read_text(encoding="utf-8"))
+
+
+def _prune(case_path: Path, stem: str, keep: int) -> list[Path]:
+    versions = history_versions(case_path, stem)
+    old = versions[: max(len(versions) - keep, 0)]
+    for path in old:
+        path.unlink(missing_ok=True)
+    return old
+
+
+@dataclass
+class Saved:
+    """What save_with_history did."""
+
+    path: Path
+    kept: Path | None = None
+    """The previous case.yaml's copy in the history, if there was a different one."""
+    pruned: list[Path] = field(default_factory=list)
+    unchanged: bool = False
+
+
+def save_with_history(
+    case_path: Path | str, narrative: Mapping[str, Any], *, keep_versions: int = 5
+) -> Saved:
+    """Write the narrative to case.yaml atomically, keeping the previous text first.
+
+    The previous version is written to the history before case.yaml is replaced, so a
+    crash in between leaves both. Saving the same text again writes nothing. Only the
+    newest `keep_versions` versions are kept (0: no history).
+    """
+    case_path = Path(case_path)
+    text = narrative_text(narrative)
+    kept = None
+    if case_path.exists():
+        if case_path.read_text(encoding="utf-8") == text:
+            return Saved(case_path, unchanged=True)
+        if keep_versions > 0:
+            kept = _keep(case_path, case_path, "case")
+    atomic_write_text(case_path, text)
+    pruned = _prune(case_path, "case", keep_versions) if keep_versions > 0 else []
+    return Saved(case_path, kept, pruned)
+
+
+# -- autosave ------------------------------------------------------------------------------
+
+
+def draft_path(case_path: Path | str) -> Path:
+    return Path(case_path).parent / DRAFT_FILE
+
+
+def autosave(
+    path: Path | str,
+    values: Mapping[str, Any],
+    *,
+    drafted: Iterable[str] = (),
+    touched: Iterable[str] = (),
+    record_id: str | None = None,
+) -> Path:
+    """Write the form's state (values, what is still drafted, what was touched) atomically."""
+    state = {
+        "id": record_id,
+        "saved_at": datetime.now(UTC).isoformat(timespec="seconds"),
+        "drafted": sorted(set(drafted), key=_order),
+        "touched": sorted(set(touched), key=_order),
+        "values": {k: values[k] for k in FORM_FIELDS if k in values},
+    }
+    return atomic_write_text(path, _DRAFT_HEADER + _dump(state))
+
+
+def read_autosave(path: Path | str) -> dict[str, Any] | None:
+    """The autosaved state, or None when there is none; RecordFormatError if unreadable."""
+    path = Path(path)
+    if not path.exists():
+        return None
+    try:
+        data = yaml.safe_load(path.read_text(encoding="utf-8"))
+    except (yaml.YAMLError, UnicodeDecodeError) as exc:
+        raise RecordFormatError(path, f"the form's autosave is not readable: {exc}") from None
+    if not isinstance(data, dict) or not isinstance(data.get("values"), dict):
+        raise RecordFormatError(path, "the form's autosave has no 'values' mapping")
+    return data
+
+
+def pending_draft(case_path: Path | str) -> Path | None:
+    """The autosave file when it is newer than case.yaml (or case.yaml does not exist)."""
+    case_path = Path(case_path)
+    draft = draft_path(case_path)
+    if not draft.exists():
+        return None
+    if case_path.exists() and case_path.stat().st_mtime_ns >= draft.stat().st_mtime_ns:
+        return None
+    return draft
+
+
+def _order(name: str) -> int:
+    return NARRATIVE_FIELDS.index(name) if name in NARRATIVE_FIELDS else len(NARRATIVE_FIELDS)
+
+
+# -- citations -----------------------------------------------------------------------------
+
+
+def cite_line(finding: Finding) -> str:
+    """The line a cited finding adds to `detection`; the same finding gives the same line."""
+    start = finding.start.astimezone(UTC)
+    summary = finding.summary.strip().rstrip(".") or f"{finding.kind} of {finding.signal}"
+    return (
+        f"Evidence ({finding.kind.replace('_', ' ')} of {finding.signal}, "
+        f"{start:%Y-%m-%d %H:%M:%S} UTC): {summary}."
+    )
+
+
+def with_citation(text: str, line: str, cited: bool) -> str:
+    """`text` with `line` appended (once) or removed (every copy)."""
+    lines = (text or "").splitlines()
+    if cited:
+        if line in (entry.strip() for entry in lines):
+            return text
+        body = (text or "").rstrip()
+        return f"{body}\n{line}" if body else line
+    return "\n".join(entry for entry in lines if entry.strip() != line).rstrip()
+
+
+def cited(text: str, lines: Iterable[str]) -> set[str]:
+    present = {entry.strip() for entry in (text or "").splitlines()}
+    return {line for line in lines if line in present}
+
+
+# -- widgets -------------------------------------------------------------------------------
+
+_LABELS = {
+    "title": ("Title", "One line naming the incident."),
+    "symptoms": ("Symptoms", "What people saw, with numbers."),
+    "trigger": ("Trigger", "What set it off."),
+    "detection": ("Detection", "How it was noticed and narrowed down; cited findings land here."),
+    "lessons": ("Lessons", "What to carry to the next cluster."),
+    "root_causes": ("Root causes", "What was actually wrong."),
+    "components": ("Components", "Where it was wrong."),
+    "symptom_tags": ("Symptom tags", "The symptoms, as facet values."),
+    "contributing_factors": ("Contributing factors", "What made it worse or let it through."),
+    "remediation": ("Remediation", "What was done, in order: one step a line."),
+    "action_items": ("Action items", "What is still to be done, by whom."),
+}
+_ROWS = {"symptoms": 5, "trigger": 3, "detection": 6, "lessons": 4}
+
+_CSS = """<style>
+.ib-form { max-width: 1080px; padding: 4px 8px 12px 0; }
+.ib-form .ib-heading h3 { margin: 4px 0 2px 0; }
+.ib-form .ib-heading p, .ib-form .ib-note { margin: 0 0 6px 0; color: #555; line-height: 1.4; }
+.ib-form .ib-section h4 { margin: 14px 0 4px 0; padding-bottom: 2px;
+  border-bottom: 1px solid #ddd; font-size: 14px; }
+.ib-form .ib-field { margin-bottom: 8px; }
+.ib-form .ib-label { line-height: 1.3; }
+.ib-form .ib-label .ib-help { color: #666; font-weight: normal; margin-left: 6px; }
+.ib-form .ib-badge { display: inline-block; background: #fff3cd; color: #6b5200;
+  border: 1px solid #e6c65c; border-radius: 3px; padding: 0 6px; font-size: 11px;
+  font-weight: 600; letter-spacing: 0.03em; line-height: 18px; }
+.ib-form .ib-error .widget-html-content { color: #b00020; line-height: 1.35; }
+.ib-form .ib-chosen .widget-html-content { line-height: 1.35; }
+.ib-form .ib-chosen code, .ib-form .ib-finding code { font-size: 11px; color: #444;
+  background: #f3f3f3; padding: 0 3px; border-radius: 2px; }
+.ib-form .ib-finding .widget-html-content { line-height: 1.35; }
+.ib-form .ib-findings { border: 1px solid #ddd; padding: 2px 6px; }
+.ib-form .ib-saved .widget-html-content { color: #1b5e20; }
+.ib-form .ib-restore { background: #fff8e1; border: 1px solid #e6c65c; padding: 4px 8px; }
+.ib-form select option { padding: 1px 2px; }
+</style>"""
+
+
+def _require_widgets() -> None:
+    if W is None:
+        raise IncidentbookError(
+            "the record form needs ipywidgets: pip install 'incidentbook[dev]' "
+            "(or ipywidgets>=8), then restart the kernel"
+        )
+
+
+def _html(value: str = "", *classes: str, **layout) -> Any:
+    widget = W.HTML(value, **({"layout": W.Layout(**layout)} if layout else {}))
+    for name in classes:
+        widget.add_class(name)
+    return widget
+
+
+def _show(widget: Any, visible: bool) -> None:
+    widget.layout.display = None if visible else "none"
+
+
+def _close(widget: Any) -> None:
+    """Close a widget and those inside it, so replaced rows do not linger in the kernel."""
+    for child in getattr(widget, "children", ()):
+        _close(child)
+    widget.close()
+
+
+class FacetPicker:
+    """Several values of one facet: a filter, a multi-select of the tree, the chosen ones.
+
+    Options show each value's label indented by its depth; the filter keeps values whose
+    label, id or description contains the text, with their parents. Choices hidden by the
+    filter stay chosen. Below, each chosen value with its path, id and description, and a
+    button to remove it. An id the taxonomy does not know is kept and flagged, so that
+    validation names it instead of the form dropping it silently.
+    """
+
+    def __init__(self, facet: str, taxonomy: Taxonomy, value: Iterable[str] = ()):
+        self.facet, self.taxonomy = facet, taxonomy
+        self._tree = taxonomy.tree(facet)
+        self._known = {v.id: (v, depth) for v, depth in self._tree}
+        self._value: list[str] = list(dict.fromkeys(value))
+        self._callbacks: list[Callable[[], None]] = []
+        self._updating = False
+        self.filter = W.Text(
+            placeholder="filter: part of a name, id or description",
+            continuous_update=True,
+            layout=W.Layout(width="auto"),
+        )
+        self.select = W.SelectMultiple(options=[], rows=8, layout=W.Layout(width="auto"))
+        self.select.add_class("ib-select")
+        self.chosen = W.VBox(layout=W.Layout(margin="4px 0 0 0"))
+        self.hint = _html(
+            "<span class='ib-note'>Ctrl- or Cmd-click to choose several.</span>", "ib-note"
+        )
+        self.widget = W.VBox([self.filter, self.select, self.hint, self.chosen])
+        self.widget.add_class(f"ib-picker-{facet}")
+        self._refresh_options()
+        self._refresh_chosen()
+        self.filter.observe(lambda _: self._refresh_options(), names="value")
+        self.select.observe(self._on_select, names="value")
+
+    @property
+    def value(self) -> list[str]:
+        return list(self._value)
+
+    @value.setter
+    def value(self, ids: Iterable[str]) -> None:
+        self._value = list(dict.fromkeys(ids))
+        self._refresh_options()
+        self._refresh_chosen()
+        self._notify()
+
+    def on_change(self, callback: Callable[[], None]) -> None:
+        self._callbacks.append(callback)
+
+    def _notify(self) -> None:
+        for callback in self._callbacks:
+            callback()
+
+    def _label(self, value_id: str) -> str:
+        if value_id not in self._known:
+            return f"⚠ {value_id} (not in the taxonomy)"
+        value, depth = self._known[value_id]
+        return "    " * depth + value.label
+
+    def _visible(self) -> list[str]:
+        unknown = [v for v in self._value if v not in self._known]
+        text = self.filter.value.strip().lower()
+        if not text:
+            return unknown + [v.id for v, _ in self._tree]
+        hits = {
+            v.id
+            for v, _ in self._tree
+            if text in v.label.lower() or text in v.id or text in v.description.lower()
+        }
+        shown = set(hits)
+        for hit in hits:
+            shown.update(self.taxonomy.ancestors(self.facet, hit))
+        return unknown + [v.id for v, _ in self._tree if v.id in shown]
+
+    def _refresh_options(self) -> None:
+        visible = self._visible()
+        self._updating = True
+        try:
+            self.select.options = [(self._label(i), i) for i in visible]
+            self.select.value = tuple(i for i in visible if i in self._value)
+        finally:
+            self._updating = False
+
+    def _on_select(self, change: dict) -> None:
+        if self._updating:
+            return
+        visible = {value for _, value in self.select.options}
+        now = set(change["new"])
+        kept = [v for v in self._value if v not in visible or v in now]
+        added = [v for v in change["new"] if v not in kept]
+        self._value = kept + added
+        self._refresh_chosen()
+        self._notify()
+
+    def _remove(self, value_id: str) -> None:
+        self.value = [v for v in self._value if v != value_id]
+
+    def _refresh_chosen(self) -> None:
+        rows = []
+        for value_id in self._value:
+            if value_id in self._known:
+                value, _ = self._known[value_id]
+                path = [
+                    self.taxonomy.value(self.facet, a).label
+                    for a in reversed(self.taxonomy.ancestors(self.facet, value_id))
+                ]
+                trail = "".join(f"{html.escape(p)} › " for p in path)
+                text = (
+                    f"{trail}<b>{html.escape(value.label)}</b> <code>{value_id}</code><br>"
+                    f"<span style='color:#555'>{html.escape(value.description)}</span>"
+                )
+            else:
+                text = (
+                    f"<b style='color:#b00020'>{html.escape(value_id)}</b>: not a value of "
+                    f"this facet; pick a known one and remove this"
+                )
+            remove = W.Button(
+                icon="times",
+                tooltip=f"remove {value_id}",
+                layout=W.Layout(width="28px", height="24px", padding="0"),
+            )
+            remove.on_click(lambda _, v=value_id: self._remove(v))
+            label = _html(text, "ib-chosen", flex="1 1 auto", width="auto")
+            rows.append(W.HBox([remove, label], layout=W.Layout(align_items="flex-start")))
+        if not rows:
+            rows = [_html("<i style='color:#777'>none chosen</i>", "ib-chosen")]
+        old, self.chosen.children = self.chosen.children, rows
+        for widget in old:
+            _close(widget)
+
+
+class ActionItemsEditor:
+    """Rows of text, owner, status and link, each with a remove button; an add button."""
+
+    def __init__(self, items: Iterable[Mapping[str, Any]] = ()):
+        self.rows: list[dict[str, Any]] = []
+        self._callbacks: list[Callable[[], None]] = []
+        self.box = W.VBox()
+        self.add_button = W.Button(description="Add action item", icon="plus")
+        self.add_button.add_class("ib-add-action")
+        self.add_button.on_click(lambda _: self.add())
+        self.widget = W.VBox([self.box, self.add_button])
+        for item in items:
+            self.add(item, notify=False)
+
+    def on_change(self, callback: Callable[[], None]) -> None:
+        self._callbacks.append(callback)
+
+    def _notify(self) -> None:
+        for callback in self._callbacks:
+            callback()
+
+    def add(self, item: Mapping[str, Any] | None = None, *, notify: bool = True) -> dict:
+        item = dict(item or {"status": "open"})
+        row = {
+            "text": W.Text(
+                value=item.get("text") or "",
+                placeholder="what is to be done",
+                layout=W.Layout(flex="3 1 0%", width="auto"),
+            ),
+            "owner": W.Text(
+                value=item.get("owner") or "",
+                placeholder="owner",
+                layout=W.Layout(flex="1 1 0%", width="auto"),
+            ),
+            "status": W.Dropdown(
+                options=[("open", "open"), ("done", "done"), ("status unknown", "")],
+                value=item.get("status") or "",
+                layout=W.Layout(width="130px"),
+            ),
+            "link": W.Text(
+                value=str(item.get("link") or ""),
+                placeholder="ticket URL (optional)",
+                layout=W.Layout(flex="1.5 1 0%", width="auto"),
+            ),
+            "remove": W.Button(
+                icon="times", tooltip="remove this action item", layout=W.Layout(width="32px")
+            ),
+            "error": _html("", "ib-error", display="none"),
+        }
+        for key in ("text", "owner", "status", "link"):
+            row[key].observe(lambda _: self._notify(), names="value")
+        row["remove"].on_click(lambda _, r=row: self.remove(r))
+        fields = W.HBox(
+            [row["text"], row["owner"], row["status"], row["link"], row["remove"]],
+            layout=W.Layout(width="auto"),
+        )
+        row["widget"] = W.VBox([fields, row["error"]])
+        row["widget"].add_class("ib-action-row")
+        self.rows.append(row)
+        self.box.children = [r["widget"] for r in self.rows]
+        if notify:
+            self._notify()
+        return row
+
+    def remove(self, row: dict) -> None:
+        self.rows = [r for r in self.rows if r is not row]
+        self.box.children = [r["widget"] for r in self.rows]
+        _close(row["widget"])
+        self._notify()
+
+    @property
+    def value(self) -> list[dict[str, Any]]:
+        return [{k: row[k].value for k in ("text", "owner", "status", "link")} for row in self.rows]
+
+    @value.setter
+    def value(self, items: Iterable[Mapping[str, Any]]) -> None:
+        for row in self.rows:
+            _close(row["widget"])
+        self.rows = []
+        for item in items:
+            self.add(item, notify=False)
+        self.box.children = [r["widget"] for r in self.rows]
+        self._notify()
+
+    def kept_rows(self) -> list[dict]:
+        """Rows that become action items (action_item_data drops wholly blank ones)."""
+        return [
+            row for row, data in zip(self.rows, self.value, strict=True) if action_item_data([data])
+        ]
+
+
+class RecordForm:
+    """The form over one drafted record; display it, or its `.widget`, in a notebook."""
+
+    def __init__(
+        self,
+        record: CaseRecord,
+        case_path: Path | str,
+        *,
+        findings: Iterable[Finding] | None = None,
+        taxonomy: Taxonomy | None = None,
+        keep_versions: int = 5,
+        autosave_delay: float = 2.0,
+    ):
+        _require_widgets()
+        self.record = record
+        self.case_path = Path(case_path)
+        self.draft_path = draft_path(self.case_path)
+        self.taxonomy = taxonomy or load_taxonomy()
+        self.keep_versions = keep_versions
+        self.autosave_delay = autosave_delay
+        self.drafted: set[str] = set(record.drafted)
+        self.touched: set[str] = set()
+        self.findings = list(
+            findings
+            if findings is not None
+            else (record.evidence.findings if record.evidence else [])
+        )
+        self.problems: list[Problem] = []
+        self.last_saved: Saved | None = None
+        self._quiet = False
+        self._pending: asyncio.TimerHandle | None = None
+        self._stale_draft: Path | None = None
+        self._offered: dict[str, Any] | None = None
+        self._build()
+        self._offer_restore()
+
+    # -- building --------------------------------------------------------------------------
+
+    def _build(self) -> None:
+        r = self.record
+        self.texts: dict[str, Any] = {}
+        for name in TEXT_FIELDS:
+            value = getattr(r, name) or ""
+            if name in self.drafted:
+                value = strip_draft_mark(value)
+            if name == "title":
+                control = W.Text(value=value, layout=W.Layout(width="auto"))
+            else:
+                control = W.Textarea(value=value, rows=_ROWS[name], layout=W.Layout(width="auto"))
+            control.continuous_update = True
+            control.observe(lambda _, n=name: self._changed(n), names="value")
+            self.texts[name] = control
+        self.pickers = {
+            name: FacetPicker(facet, self.taxonomy, getattr(r, name))
+            for name, facet in FACET_FIELDS.items()
+        }
+        for name, picker in self.pickers.items():
+            picker.on_change(lambda n=name: self._changed(n))
+        self.remediation = W.Textarea(
+            value="\n".join(r.remediation),
+            rows=4,
+            placeholder="one step a line, in order",
+            layout=W.Layout(width="auto"),
+        )
+        self.remediation.observe(lambda _: self._changed("remediation"), names="value")
+        self.actions = ActionItemsEditor(
+            item.model_dump(mode="json", exclude_none=True) for item in r.action_items
+        )
+        self.actions.on_change(lambda: self._changed("action_items"))
+
+        self.errors = {name: _html("", "ib-error", display="none") for name in FORM_FIELDS}
+        self.markers: dict[str, Any] = {}
+        self.confirm_buttons: dict[str, Any] = {}
+        self.fields: dict[str, Any] = {}
+        controls = {
+            **self.texts,
+            **{n: p.widget for n, p in self.pickers.items()},
+            "remediation": self.remediation,
+            "action_items": self.actions.widget,
+        }
+        for name, control in controls.items():
+            self.fields[name] = self._field(name, control)
+
+        self.citations: list[tuple[Finding, str, Any]] = []
+        detection = self.texts["detection"].value
+        same_day = len({f.start.astimezone(UTC).date() for f in self.findings}) <= 1
+        rows = []
+        for finding in self.findings:
+            line = cite_line(finding)
+            box = W.Checkbox(
+                value=line in cited(detection, [line]),
+                indent=False,
+                tooltip="cite as evidence: adds a line to Detection",
+                layout=W.Layout(width="24px", flex="0 0 24px"),
+            )
+            box.observe(lambda c, ln=line: self._cite(ln, c["new"]), names="value")
+            start = finding.start.astimezone(UTC)
+            when = f"{start:%H:%M:%S}" if same_day else f"{start:%Y-%m-%d %H:%M}"
+            text = (
+                f"<code>{when}</code> <code>{html.escape(finding.kind)}</code> "
+                f"<b>{html.escape(finding.signal)}</b>: {html.escape(finding.summary)}"
+            )
+            label = _html(text, "ib-finding", flex="1 1 auto", width="auto")
+            # rows must not shrink: the scrolling column would squeeze them to nothing
+            row = W.HBox([box, label], layout=W.Layout(align_items="flex-start", flex="0 0 auto"))
+            rows.append(row)
+            self.citations.append((finding, line, box))
+        self.texts["detection"].observe(lambda _: self._sync_citations(), names="value")
+        if rows:
+            day = f" ({self.findings[0].start.astimezone(UTC):%Y-%m-%d}, UTC)" if same_day else ""
+            findings_box = W.VBox(
+                [
+                    _html(
+                        f"<p class='ib-note'>Tick a finding to cite it: its line is added to "
+                        f"Detection, and saved with it. {len(rows)} findings{day}.</p>",
+                        "ib-note",
+                    ),
+                    W.VBox(rows, layout=W.Layout(max_height="260px", overflow="auto")),
+                ]
+            )
+            findings_box.add_class("ib-findings")
+        else:
+            findings_box = _html("<p class='ib-note'>No findings to cite.</p>", "ib-note")
+
+        self.save_button = W.Button(
+            description="Save to case.yaml",
+            icon="save",
+            button_style="primary",
+            layout=W.Layout(width="auto", flex="0 0 auto"),
+        )
+        self.save_button.add_class("ib-save")
+        self.save_button.on_click(lambda _: self._guarded(self.save))
+        self.status = _html("", "ib-status", margin="0 0 0 12px", flex="1 1 auto")
+        self.general_errors = _html("", "ib-error", display="none")
+
+        self.restore_button = W.Button(
+            description="Restore unsaved draft",
+            icon="undo",
+            button_style="warning",
+            layout=W.Layout(width="auto"),
+        )
+        self.restore_button.add_class("ib-restore-button")
+        self.restore_button.on_click(lambda _: self._guarded(self.restore_draft))
+        self.discard_button = W.Button(
+            description="Keep the form as it is", layout=W.Layout(width="auto")
+        )
+        self.discard_button.on_click(lambda _: self._guarded(self.dismiss_draft))
+        self.restore_note = _html("")
+        self.restore_box = W.VBox(
+            [self.restore_note, W.HBox([self.restore_button, self.discard_button])],
+            layout=W.Layout(display="none"),
+        )
+        self.restore_box.add_class("ib-restore")
+
+        not_here = [f for f in sorted(self.drafted, key=_order) if f not in FORM_FIELDS]
+        heading = (
+            f"<div class='ib-heading'><h3>Finish the case record: "
+            f"<code>{html.escape(r.id)}</code></h3>"
+            f"<p>Saved to <code>{html.escape(str(self.case_path))}</code>, which the workbook "
+            f"carries over on every run. Fields marked <span class='ib-badge'>DRAFT</span> "
+            f"are the data's words: edit them, or confirm them as they are; drafts are not "
+            f"saved. Changes are autosaved to <code>{DRAFT_FILE}</code> until you save.</p>"
+            + (
+                f"<p class='ib-note'>Also drafted, edited in case.yaml only: "
+                f"{', '.join(not_here)}.</p>"
+                if not_here
+                else ""
+            )
+            + "</div>"
+        )
+
+        def section(title: str, *children: Any) -> Any:
+            box = W.VBox([_html(f"<h4>{html.escape(title)}</h4>"), *children])
+            box.add_class("ib-section")
+            return box
+
+        pickers = W.GridBox(
+            [self.fields[n] for n in FACET_FIELDS],
+            layout=W.Layout(grid_template_columns="repeat(2, minmax(0, 1fr))", grid_gap="6px 24px"),
+        )
+        self.widget = W.VBox(
+            [
+                _html(_CSS),
+                _html(heading),
+                self.restore_box,
+                section("What happened", self.fields["title"], self.fields["symptoms"]),
+                section("Why", self.fields["trigger"], pickers),
+                section("How it was found", self.fields["detection"], findings_box),
+                section(
+                    "What was done",
+                    self.fields["remediation"],
+                    self.fields["action_items"],
+                    self.fields["lessons"],
+                ),
+                W.HBox([self.save_button, self.status], layout=W.Layout(margin="12px 0 0 0")),
+                self.general_errors,
+            ]
+        )
+        self.widget.add_class("ib-form")
+
+    def _field(self, name: str, control: Any) -> Any:
+        title, help_text = _LABELS[name]
+        label = _html(
+            f"<span class='ib-label'><b>{title}</b>"
+            f"<span class='ib-help'>{html.escape(help_text)}</span></span>"
+        )
+        badge = _html("<span class='ib-badge' title='drafted from the data'>DRAFT</span>")
+        badge.add_class("ib-draft-marker")
+        confirm = W.Button(
+            description="confirm as is",
+            tooltip="keep the data's draft as your own words",
+            layout=W.Layout(width="auto", height="22px"),
+        )
+        confirm.add_class("ib-confirm")
+        confirm.on_click(lambda _: self.confirm(name))
+        marker = W.HBox([badge, confirm], layout=W.Layout(align_items="center"))
+        _show(marker, name in self.drafted)
+        self.markers[name] = marker
+        self.confirm_buttons[name] = confirm
+        head = W.HBox(
+            [label, marker],
+            layout=W.Layout(align_items="center", flex_flow="row wrap", grid_gap="0 8px"),
+        )
+        box = W.VBox([head, control, self.errors[name]])
+        box.add_class("ib-field")
+        box.add_class(f"ib-field-{name}")
+        return box
+
+    # -- state -----------------------------------------------------------------------------
+
+    def values(self) -> dict[str, Any]:
+        """What the widgets hold, by field (see narrative_from_values)."""
+        out: dict[str, Any] = {name: self.texts[name].value for name in TEXT_FIELDS}
+        out.update({name: picker.value for name, picker in self.pickers.items()})
+        out["remediation"] = self.remediation.value
+        out["action_items"] = self.actions.value
+        return {name: out[name] for name in FORM_FIELDS}
+
+    def set_values(self, values: Mapping[str, Any]) -> None:
+        """Put values in the widgets without counting it as a person's edit."""
+        with self._quietly():
+            for name, value in values.items():
+                if name in self.texts:
+                    self.texts[name].value = value or ""
+                elif name in self.pickers:
+                    self.pickers[name].value = value or []
+                elif name == "remediation":
+                    self.remediation.value = (
+                        value if isinstance(value, str) else "\n".join(value or [])
+                    )
+                elif name == "action_items":
+                    self.actions.value = value or []
+            self._sync_citations()
+
+    def narrative(self, existing: Mapping[str, Any] | None = None) -> dict[str, Any]:
+        return narrative_from_values(
+            self.values(), drafted=self.drafted, touched=self.touched, existing=existing
+        )
+
+    @contextmanager
+    def _quietly(self):
+        quiet, self._quiet = self._quiet, True
+        try:
+            yield
+        finally:
+            self._quiet = quiet
+
+    def _set_drafted(self, drafted: Iterable[str]) -> None:
+        self.drafted = set(drafted)
+        for name, marker in self.markers.items():
+            _show(marker, name in self.drafted)
+
+    def _changed(self, name: str) -> None:
+        if self._quiet:
+            return
+        self.touched.add(name)
+        if name in self.errors:  # the problem shown was about the old value
+            _show(self.errors[name], False)
+        if name in self.drafted:
+            self._set_drafted(self.drafted - {name})
+        self.status.remove_class("ib-saved")
+        self.status.value = "<span style='color:#666'>unsaved changes</span>"
+        self._schedule_autosave()
+
+    def confirm(self, name: str) -> None:
+        """Take a drafted field as the person's own, unchanged (the button next to DRAFT)."""
+        self._changed(name)
+
+    def _cite(self, line: str, on: bool) -> None:
+        if self._quiet:
+            return
+        detection = self.texts["detection"]
+        detection.value = with_citation(detection.value, line, on)
+
+    def _sync_citations(self) -> None:
+        present = cited(self.texts["detection"].value, [ln for _, ln, _ in self.citations])
+        with self._quietly():
+            for _, line, box in self.citations:
+                box.value = line in present
+
+    def _guarded(self, action: Callable[[], Any]) -> None:
+        """Run a button's action; an error is shown in the status line, not lost in a log."""
+        try:
+            action()
+        except Exception as exc:
+            self.status.value = (
+                f"<span style='color:#b00020'>failed: {html.escape(str(exc))}</span>"
+            )
+
+    # -- autosave --------------------------------------------------------------------------
+
+    def _schedule_autosave(self) -> None:
+        try:
+            loop = asyncio.get_running_loop()
+        except RuntimeError:
+            loop = None
+        if loop is None or self.autosave_delay <= 0:
+            self.autosave_now()
+        elif self._pending is None:
+            self._pending = loop.call_later(self.autosave_delay, self._autosave_due)
+
+    def _autosave_due(self) -> None:
+        self._pending = None
+        self._guarded(self.autosave_now)
+
+    def autosave_now(self) -> Path:
+        """Write the form's state to .case-draft.yaml now."""
+        if self._pending is not None:
+            self._pending.cancel()
+            self._pending = None
+        self._set_aside_stale_draft()
+        return autosave(
+            self.draft_path,
+            self.values(),
+            drafted=self.drafted,
+            touched=self.touched,
+            record_id=self.record.id,
+        )
+
+    def _set_aside_stale_draft(self) -> Path | None:
+        """An earlier session's draft, neither restored nor dismissed, goes to the history."""
+        stale, self._stale_draft = self._stale_draft, None
+        _show(self.restore_box, False)
+        if stale is None or not stale.exists():
+            return None
+        kept = _keep(stale, self.case_path, "case-draft")
+        stale.unlink(missing_ok=True)
+        _prune(self.case_path, "case-draft", max(self.keep_versions, 1))
+        return kept
+
+    def _offer_restore(self) -> None:
+        """Offer a draft newer than case.yaml; mark any earlier draft to be set aside.
+
+        A draft that differs from what the form shows is an earlier session's unsaved work:
+        offered when newer than case.yaml, and in any case moved to the history by the
+        first autosave or save of this session rather than overwritten.
+        """
+        if not self.draft_path.exists():
+            return
+        try:
+            state = read_autosave(self.draft_path)
+        except RecordFormatError as exc:
+            self._stale_draft = self.draft_path
+            self.general_errors.value = f"<div>⚠ {html.escape(str(exc))}</div>"
+            _show(self.general_errors, True)
+            return
+        if state is None or state.get("values") == self.values():
+            return  # nothing in it the form does not already hold
+        self._stale_draft = self.draft_path
+        if pending_draft(self.case_path) is None:
+            return
+        self._offered = state
+        when = state.get("saved_at") or "an earlier session"
+        self.restore_note.value = (
+            f"<b>Unsaved changes from {html.escape(str(when))}</b> are in "
+            f"<code>{DRAFT_FILE}</code>, newer than case.yaml. Restore them into the form? "
+            f"If not, they are moved to <code>{HISTORY_DIR}/</code> on your next edit."
+        )
+        _show(self.restore_box, True)
+
+    def restore_draft(self) -> None:
+        """Put the autosaved state back in the widgets (the 'restore unsaved draft' button)."""
+        state = self._offered or read_autosave(self.draft_path)
+        if state is None:
+            return
+        self.set_values(state["values"])
+        self._set_drafted(n for n in state.get("drafted", []) if n in NARRATIVE_FIELDS)
+        self.touched = {n for n in state.get("touched", []) if n in FORM_FIELDS}
+        self._stale_draft, self._offered = None, None
+        _show(self.restore_box, False)
+        self.status.value = (
+            f"<span style='color:#666'>restored the unsaved draft of "
+            f"{html.escape(str(state.get('saved_at') or ''))}; not saved yet</span>"
+        )
+
+    def dismiss_draft(self) -> None:
+        kept = self._set_aside_stale_draft()
+        self._offered = None
+        if kept is not None:
+            self.status.value = (
+                f"<span style='color:#666'>the unsaved draft was moved to "
+                f"{html.escape(str(kept.relative_to(self.case_path.parent)))}</span>"
+            )
+
+    # -- saving ----------------------------------------------------------------------------
+
+    def _show_problems(self, problems: list[Problem]) -> None:
+        by_field: dict[str, list[str]] = {}
+        rows = self.actions.kept_rows()
+        for row in self.actions.rows:
+            row["error"].value = ""
+            _show(row["error"], False)
+        for problem in problems:
+            name = problem_field(problem)
+            match = re.match(r"action_items\[(\d+)\]\.?(.*)", problem.field)
+            if match and int(match[1]) < len(rows):
+                row = rows[int(match[1])]
+                part = f"{match[2]}: " if match[2] else ""
+                row["error"].value += f"<div>⚠ {html.escape(part + problem.message)}</div>"
+                _show(row["error"], True)
+                continue
+            if name in self.errors:
+                where = problem.field[len(name) :]
+                # a facet's message names the bad value; its index would only be noise
+                prefix = f"{where.lstrip('.')}: " if where and name not in FACET_FIELDS else ""
+                by_field.setdefault(name, []).append(prefix + problem.message)
+            else:
+                by_field.setdefault("", []).append(f"{problem.field}: {problem.message}")
+        for name, widget in self.errors.items():
+            messages = by_field.get(name, [])
+            widget.value = "".join(f"<div>⚠ {html.escape(m)}</div>" for m in messages)
+            _show(widget, bool(messages))
+        general = by_field.get("", [])
+        self.general_errors.value = "".join(
+            f"<div>⚠ {html.escape(m)} (in {html.escape(self.case_path.name)})</div>"
+            for m in general
+        )
+        _show(self.general_errors, bool(general))
+
+    def save(self) -> bool:
+        """Validate and write case.yaml (with history); show problems and write nothing if any."""
+        self.status.remove_class("ib-saved")
+        try:
+            existing = load_narrative(self.case_path)
+        except RecordFormatError as exc:
+            self.problems = [exc.problem]
+            self._show_problems([Problem(str(self.case_path), "(file)", exc.problem.message)])
+            self.status.value = (
+                "<span style='color:#b00020'>Not saved: case.yaml on disk is not readable; "
+                "fix it in an editor first. Nothing was written.</span>"
+            )
+            return False
+        narrative = self.narrative(existing)
+        merged, problems = validate_narrative(
+            self.record,
+            narrative,
+            taxonomy=self.taxonomy,
+            drafted=self.drafted,
+            file=str(self.case_path),
+        )
+        self.problems = problems
+        self._show_problems(problems)
+        if merged is None:
+            noun = "problem" if len(problems) == 1 else "problems"
+            self.status.value = (
+                f"<span style='color:#b00020'>Not saved: {len(problems)} {noun}, "
+                f"shown by the fields. Nothing was written.</span>"
+            )
+            return False
+        saved = save_with_history(self.case_path, narrative, keep_versions=self.keep_versions)
+        self.last_saved, self.record = saved, merged
+        if self._pending is not None:
+            self._pending.cancel()
+            self._pending = None
+        self._set_aside_stale_draft()
+        self.draft_path.unlink(missing_ok=True)
+        now = datetime.now().astimezone()
+        note = ""
+        if saved.kept is not None:
+            note = f"; previous version kept as {saved.kept.relative_to(self.case_path.parent)}"
+        elif saved.unchanged:
+            note = "; unchanged"
+        self.status.value = (
+            f"Saved at {now:%H:%M:%S} to {html.escape(self.case_path.name)}{html.escape(note)}. "
+            f"Re-run the workbook to redraw the record with it."
+        )
+        self.status.add_class("ib-saved")
+        return True
+
+    # -- display ---------------------------------------------------------------------------
+
+    def _repr_mimebundle_(self, **kwargs):
+        return self.widget._repr_mimebundle_(**kwargs)
+
+
+def record_form(
+    record: CaseRecord,
+    case_path: Path | str,
+    *,
+    findings: Iterable[Finding] | None = None,
+    taxonomy: Taxonomy | None = None,
+    keep_versions: int = 5,
+    autosave_delay: float = 2.0,
+) -> RecordForm:
+    """The form over a drafted record, saving to the incident's case.yaml; writes nothing yet.
+
+    `findings` defaults to the record's evidence; `keep_versions` is how many earlier
+    case.yaml versions `.case-history/` keeps; `autosave_delay` is the longest a change
+    waits before it is autosaved (0: at once).
+    """
+    return RecordForm(
+        record,
+        case_path,
+        findings=findings,
+        taxonomy=taxonomy,
+        keep_versions=keep_versions,
+        autosave_delay=autosave_delay,
+    )

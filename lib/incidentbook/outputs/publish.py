@@ -1,0 +1,51 @@
+"""Writing a workbook's outputs: the case record, the charts as SVG, and the report page.
+
+OUT/case.json          the record (validated, written atomically)
+OUT/report.html        the case page, self-contained: the charts inlined as SVG, so it
+                       opens offline, mails as one file and prints
+OUT/charts/NAME.svg    each chart on its own, for slides and tickets
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from pathlib import Path
+
+import altair as alt
+
+from incidentbook.outputs.render import render_case
+from incidentbook.record.model import CaseRecord, ChartFile
+from incidentbook.record.store import atomic_write_text, save_record
+from incidentbook.record.taxonomy import Taxonomy
+
+
+@dataclass(frozen=True)
+class Outputs:
+    case: Path
+    report: Path
+    charts: list[Path]
+
+
+def publish(
+    record: CaseRecord,
+    charts: dict[str, tuple[str, alt.TopLevelMixin]],
+    out: Path | str,
+    taxonomy: Taxonomy | None = None,
+) -> Outputs:
+    """Write charts (name -> (title, chart)), case.json and report.html into `out`."""
+    from incidentbook.charts import to_svg
+
+    out = Path(out)
+    svgs: dict[str, str] = {}
+    files: list[ChartFile] = []
+    written: list[Path] = []
+    for name, (title, chart) in charts.items():  # in the order given: the story first
+        relative = f"charts/{name}.svg"
+        svgs[relative] = to_svg(chart)
+        written.append(atomic_write_text(out / relative, svgs[relative]))
+        files.append(ChartFile(title=title, path=relative))
+    evidence = record.evidence.model_copy(update={"charts": files}) if record.evidence else None
+    final = record.model_copy(update={"evidence": evidence})
+    case = save_record(final, out / "case.json", taxonomy)
+    report = atomic_write_text(out / "report.html", render_case(final, "html", taxonomy, svgs=svgs))
+    return Outputs(case=case, report=report, charts=written)

@@ -1,0 +1,97 @@
+"""Case pages: one record to HTML or Markdown, through the Jinja2 templates in templates/site/.
+
+Pages are self-contained: the stylesheet is inlined, nothing is fetched from a network,
+so a page opens from a file, mails as an attachment and prints.
+"""
+
+from __future__ import annotations
+
+from functools import lru_cache
+from typing import Literal
+
+import jinja2
+from markupsafe import Markup, escape
+
+from incidentbook.paths import templates_dir
+from incidentbook.record.model import CaseRecord
+from incidentbook.record.taxonomy import FACETS, Taxonomy, load_taxonomy
+
+Format = Literal["html", "md"]
+
+FACET_FIELDS: dict[str, str] = {
+    "root_cause": "root_causes",
+    "component": "components",
+    "symptom": "symptom_tags",
+    "contributing_factor": "contributing_factors",
+}
+"""Record field holding each facet's values."""
+
+DRAFT_FIELDS: dict[str, str] = {"symptoms": "symptoms", **FACET_FIELDS} | {
+    k: k for k in ("trigger", "detection", "remediation", "action_items", "lessons")
+}
+"""Section key -> the record field whose draft status the section shows."""
+
+SECTIONS: tuple[tuple[str, str], ...] = (
+    ("symptoms", "Symptoms"),
+    ("trigger", "Trigger"),
+    ("root_cause", "Root cause"),
+    ("component", "Component"),
+    ("contributing_factor", "Contributing factor"),
+    ("detection", "Detection"),
+    ("remediation", "Remediation"),
+    ("action_items", "Action items"),
+    ("lessons", "Lessons"),
+)
+"""A case's sections in the library page's order; facet sections show tags."""
+
+
+def _paragraphs(text: str) -> Markup:
+    parts = [p.strip() for p in (text or "").split("\n\n") if p.strip()]
+    return Markup("\n".join(f"<p>{escape(' '.join(p.split()))}</p>" for p in parts))
+
+
+def _md_text(text: str) -> str:
+    return "\n\n".join(" ".join(p.split()) for p in (text or "").split("\n\n") if p.strip())
+
+
+@lru_cache(maxsize=1)
+def environment() -> jinja2.Environment:
+    env = jinja2.Environment(
+        loader=jinja2.FileSystemLoader(templates_dir() / "site"),
+        autoescape=jinja2.select_autoescape(enabled_extensions=("html", "html.j2")),
+        undefined=jinja2.StrictUndefined,
+        trim_blocks=True,
+        lstrip_blocks=True,
+        keep_trailing_newline=True,
+    )
+    env.filters["paragraphs"] = _paragraphs
+    env.filters["md_text"] = _md_text
+    env.globals.update(
+        SECTIONS=SECTIONS, FACETS=FACETS, FACET_FIELDS=FACET_FIELDS, DRAFT_FIELDS=DRAFT_FIELDS
+    )
+    return env
+
+
+def facet_tags(record: CaseRecord, taxonomy: Taxonomy) -> dict[str, list]:
+    """Each facet's values on the record, as taxonomy entries (id, label, description)."""
+    return {f: [taxonomy.value(f, v) for v in record.facet_values(f)] for f in FACETS}
+
+
+def render_case(
+    record: CaseRecord,
+    fmt: Format = "html",
+    taxonomy: Taxonomy | None = None,
+    *,
+    site_root: str | None = None,
+    svgs: dict[str, str] | None = None,
+) -> str:
+    """Render one case; with site_root (relative path to the site top) tags link to facets."""
+    taxonomy = taxonomy or load_taxonomy()
+    template = environment().get_template("case.md.j2" if fmt == "md" else "case.html.j2")
+    return template.render(
+        case=record,
+        tags=facet_tags(record, taxonomy),
+        facets=taxonomy.facets,
+        site_root=site_root,
+        svgs=svgs,
+    )

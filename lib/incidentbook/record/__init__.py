@@ -1,0 +1,1 @@
+"""The case record: its model, the taxonomy, reading and writing, drafting, similar cases."""

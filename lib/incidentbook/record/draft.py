@@ -1,0 +1,269 @@
+"""Drafting the case record from an investigation, and keeping what a person wrote.
+
+The data fills `evidence` (window, findings, correlations, log signatures, a first
+timeline) and drafts the narrative a person would otherwise start from blank:
+symptoms, detection, components, symptom tags, root cause `unknown`. Drafted fields are
+listed in `drafted` and shown as drafts until a person confirms or edits them.
+
+Nothing a person wrote is lost on regeneration: the narrative in the incident folder's
+`case.yaml` always wins; a field of an earlier `case.json` that is off the drafted list,
+or whose text differs from what the data would draft, is a person's and is carried
+over word for word, as are timeline events a person added.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+import yaml
+
+from incidentbook.errors import RecordFormatError
+from incidentbook.investigation import Investigation
+from incidentbook.paths import templates_dir
+from incidentbook.record.model import (
+    NARRATIVE_FIELDS,
+    SCHEMA_VERSION,
+    CaseRecord,
+    ChartFile,
+    Evidence,
+    LogSignature,
+    TimelineEvent,
+)
+from incidentbook.record.taxonomy import Taxonomy, load_taxonomy
+
+DRAFT_MARK = "Draft from the data, to be confirmed:"
+MAX_TIMELINE = 40
+
+
+def _when(ts) -> str:
+    return f"{ts:%Y-%m-%d %H:%M} UTC"
+
+
+def draft_symptoms(inv: Investigation) -> str:
+    analysis, pack = inv.analysis, inv.pack
+    primary = pack.signals.get(analysis.primary)
+    label = primary.label.lower() if primary else analysis.primary
+    anomalies = [
+        f for f in analysis.findings if f.signal == analysis.primary and f.kind in {"drop", "spike"}
+    ]
+    parts = []
+    if anomalies:
+        depth = sorted(abs(f.magnitude) for f in anomalies)
+        verb = "fell" if anomalies[0].kind == "drop" else "rose"
+        parts.append(
+            f"{label.capitalize()} {verb} {len(anomalies)} times between "
+            f"{_when(anomalies[0].start)} and {_when(anomalies[-1].end)}, "
+            f"{depth[0]:.0%} to {depth[-1]:.0%} away from its baseline"
+            + (
+                f" of {anomalies[0].baseline:,.0f} {primary.unit}."
+                if primary and anomalies[0].baseline
+                else "."
+            )
+        )
+    else:
+        parts.append(f"No sharp anomaly of {label} was found in the window.")
+    parts += [
+        f.summary + "."
+        for f in analysis.findings
+        if f.kind == "trend" and f.signal == analysis.primary
+    ]
+    parts += [f.summary + "." for f in analysis.findings if f.kind == "failure_rate"]
+    parts += [
+        f.summary + "."
+        for f in analysis.findings
+        if f.kind == "outlier_host"
+        and pack.signals.get(f.signal)
+        and pack.signals[f.signal].role == "cause"
+    ][:6]
+    return f"{DRAFT_MARK} " + " ".join(parts)
+
+
+def draft_detection(inv: Investigation) -> str:
+    analysis = inv.analysis
+    causes = [c for c in analysis.correlations if inv.pack.signals[c.signal].role == "cause"]
+    text = (
+        f"{DRAFT_MARK} The anomalies were found in the {analysis.primary} signal of the "
+        f"incident window {_when(analysis.window.start)} to {_when(analysis.window.end)}, "
+        f"against a baseline ending {_when(analysis.baseline.end)}."
+    )
+    if causes:
+        text += f" What coincided with them: {causes[0].explanation}"
+    if inv.logs is not None and inv.logs.signatures.height:
+        top = inv.logs.signatures.head(3).get_column("label").to_list()
+        text += f" The hosts' logs show {', '.join(top)}."
+    return text
+
+
+def _facet_ids(inv: Investigation, taxonomy: Taxonomy) -> tuple[list[str], list[str]]:
+    """Components and symptom tags the data points to, in the order it points to them."""
+    components: list[str] = []
+    symptoms: list[str] = []
+    pack, analysis = inv.pack, inv.analysis
+    primary = pack.signals.get(analysis.primary)
+    if primary and primary.symptom and any(f.signal == analysis.primary for f in analysis.findings):
+        symptoms.append(primary.symptom)
+    for c in analysis.correlations:
+        signal = pack.signals[c.signal]
+        if signal.role == "cause" and c.score >= 0.5:
+            components += [signal.component] if signal.component else []
+            symptoms += [signal.symptom] if signal.symptom else []
+    for f in analysis.findings:
+        signal = pack.signals.get(f.signal)
+        if (
+            f.kind in {"outlier_host", "failure_rate", "trend"}
+            and signal
+            and signal.role == "cause"
+        ):
+            components += [signal.component] if signal.component else []
+            symptoms += [signal.symptom] if signal.symptom else []
+    if inv.logs is not None:
+        worst = inv.logs.signatures.filter(inv.logs.signatures["severity"] != "info")
+        components += worst.get_column("component").drop_nulls().to_list()
+        symptoms += worst.get_column("symptom").drop_nulls().to_list()
+
+    def known(facet: str, ids: list[str]) -> list[str]:
+        out = [i for i in dict.fromkeys(ids) if i in taxonomy.ids(facet)]
+        return out or ["unknown"]
+
+    return known("component", components), known("symptom", symptoms)
+
+
+def draft_timeline(inv: Investigation) -> list[TimelineEvent]:
+    analysis = inv.analysis
+    events = [TimelineEvent(at=analysis.window.start, text="The incident window opens.")]
+    seen: set[tuple[str, str]] = set()
+    for f in analysis.findings:
+        first_of_kind = (f.kind, f.signal) not in seen
+        seen.add((f.kind, f.signal))
+        if f.signal == analysis.primary or f.kind in {"failure_rate", "signature", "level_shift"}:
+            events.append(TimelineEvent(at=f.start, text=f.summary))
+        elif first_of_kind and f.kind in {"spike", "drop"}:
+            events.append(TimelineEvent(at=f.start, text=f"First of its kind: {f.summary}"))
+    events.sort(key=lambda e: (e.at, e.text))
+    return events[:MAX_TIMELINE]
+
+
+def _source(path: Path) -> str:
+    """The incident folder, relative to the checkout when inside it (same record on any clone)."""
+    root = templates_dir().parent
+    try:
+        return str(path.resolve().relative_to(root.resolve()))
+    except ValueError:
+        return str(path.resolve())
+
+
+def evidence_from(inv: Investigation, charts: list[ChartFile] | None = None) -> Evidence:
+    signatures = []
+    if inv.logs is not None:
+        for row in inv.logs.signatures.iter_rows(named=True):
+            signatures.append(
+                LogSignature(
+                    id=row["key"],
+                    count=row["count"],
+                    hosts=row["hosts"],
+                    first_seen=row["first_seen"],
+                    last_seen=row["last_seen"],
+                    component=row["component"],
+                    symptom=row["symptom"],
+                    explanation=row["explanation"] or "",
+                )
+            )
+    return Evidence(
+        window=inv.analysis.window,
+        baseline=inv.analysis.baseline,
+        source=inv.source or _source(inv.folder.path),
+        findings=inv.analysis.findings,
+        correlations=inv.analysis.correlations,
+        log_signatures=signatures,
+        timeline=draft_timeline(inv),
+        charts=charts or [],
+    )
+
+
+def drafts(inv: Investigation, taxonomy: Taxonomy) -> dict[str, Any]:
+    """What the data alone would say for each narrative field it can draft."""
+    spec = inv.spec
+    components, symptom_tags = _facet_ids(inv, taxonomy)
+    return {
+        "title": spec.title,
+        "occurred": {"date": f"{spec.window.start:%Y-%m-%d}", "window": spec.window},
+        "scale": {
+            "nodes": spec.cluster.nodes,
+            "gpus_per_node": spec.cluster.gpus_per_node,
+            "gpus": spec.cluster.nodes * spec.cluster.gpus_per_node,
+            "gpu_model": spec.cluster.gpu_model,
+        },
+        "symptoms": draft_symptoms(inv),
+        "detection": draft_detection(inv),
+        "root_causes": ["unknown"],
+        "components": components,
+        "symptom_tags": symptom_tags,
+    }
+
+
+def load_narrative(path: Path) -> dict[str, Any]:
+    """A person's narrative: case.yaml (any subset of the narrative fields)."""
+    if not path.exists():
+        return {}
+    try:
+        data = yaml.safe_load(path.read_text(encoding="utf-8")) or {}
+    except yaml.YAMLError as exc:
+        mark = getattr(exc, "problem_mark", None)
+        raise RecordFormatError(
+            path, f"malformed YAML: {getattr(exc, 'problem', exc)}", mark.line + 1 if mark else None
+        ) from None
+    if not isinstance(data, dict):
+        raise RecordFormatError(path, "case.yaml is a mapping of narrative fields")
+    unknown = sorted(
+        set(data) - set(NARRATIVE_FIELDS) - {"id", "schema_version", "evidence", "drafted"}
+    )
+    if unknown:
+        raise RecordFormatError(
+            path,
+            f"{', '.join(unknown)} are not narrative fields; "
+            f"they are {', '.join(NARRATIVE_FIELDS)}",
+        )
+    return {k: v for k, v in data.items() if k in NARRATIVE_FIELDS}
+
+
+def draft_record(
+    inv: Investigation,
+    *,
+    narrative: dict[str, Any] | None = None,
+    previous: CaseRecord | None = None,
+    charts: list[ChartFile] | None = None,
+    taxonomy: Taxonomy | None = None,
+) -> CaseRecord:
+    """The case record: evidence from the data, narrative from the person, drafts between."""
+    taxonomy = taxonomy or load_taxonomy()
+    drafted = drafts(inv, taxonomy)
+    fields: dict[str, Any] = dict(drafted)
+    from_person: set[str] = set()
+    if previous is not None:
+        fresh = CaseRecord.model_validate(
+            {"schema_version": SCHEMA_VERSION, "id": inv.spec.id, **drafted},
+            context={"taxonomy": taxonomy},
+        ).model_dump(mode="json")
+        old = previous.model_dump(mode="json")
+        for field in NARRATIVE_FIELDS:
+            if field in old and (field not in previous.drafted or old[field] != fresh.get(field)):
+                fields[field] = old[field]
+                from_person.add(field)
+    for field, value in (narrative or {}).items():
+        fields[field] = value
+        from_person.add(field)
+    evidence = evidence_from(inv, charts)
+    if previous is not None and previous.evidence is not None:
+        kept = [e for e in previous.evidence.timeline if e.source == "person"]
+        evidence.timeline = sorted([*evidence.timeline, *kept], key=lambda e: (e.at, e.text))
+    return CaseRecord.model_validate(
+        {
+            "schema_version": SCHEMA_VERSION,
+            "id": inv.spec.id,
+            **fields,
+            "evidence": evidence.model_dump(mode="json"),
+            "drafted": [f for f in drafted if f not in from_person],
+        },
+        context={"taxonomy": taxonomy},
+    )

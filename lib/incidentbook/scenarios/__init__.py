@@ -1,0 +1,1 @@
+"""Simulated incidents faithful to the library's cases, for tests and benchmarks."""

@@ -1,0 +1,385 @@
+"""Charts: downsampling keeps spikes, each chart holds what it says, stays under altair's
+row limit, is deterministic, and renders to a static SVG."""
+
+from __future__ import annotations
+
+import json
+from datetime import UTC, datetime, timedelta
+
+import altair as alt
+import numpy as np
+import polars as pl
+import pytest
+
+from conftest import REPO
+from incidentbook import charts
+from incidentbook.charts import core
+from incidentbook.investigation import investigate
+from incidentbook.logs.analysis import LogAnalysis
+from incidentbook.metrics.analysis import Analysis
+from incidentbook.record.model import Correlation
+
+INCIDENTS = REPO / "data" / "incidents"
+ALTAIR_LIMIT = 5_000
+T0 = datetime(2025, 3, 14, 8, tzinfo=UTC)
+
+
+@pytest.fixture(scope="module")
+def smollm():
+    return investigate(INCIDENTS / "smollm3-storage")
+
+
+@pytest.fixture(scope="module")
+def imbue():
+    # The signals the charts below use; all of them would double the test's time.
+    names = ["mfu", "pcie_link_width", "ib_port_errors", "xid_errors", "node_up"]
+    return investigate(INCIDENTS / "imbue-bringup", signals=names)
+
+
+def inline_rows(spec: object) -> int:
+    """Rows embedded anywhere in a chart's dict: top-level datasets and inline values."""
+    if isinstance(spec, list):
+        return sum(inline_rows(item) for item in spec)
+    if not isinstance(spec, dict):
+        return 0
+    total = 0
+    for key, value in spec.items():
+        if key == "datasets":
+            total += sum(len(rows) for rows in value.values())
+        elif key == "values" and isinstance(value, list):
+            total += len(value)
+        else:
+            total += inline_rows(value)
+    return total
+
+
+def layers(spec: object, mark: str) -> list[dict]:
+    """Every unit spec in a chart's dict whose mark is `mark`."""
+    found = []
+    if isinstance(spec, list):
+        for item in spec:
+            found += layers(item, mark)
+    elif isinstance(spec, dict):
+        kind = spec.get("mark")
+        kind = kind.get("type") if isinstance(kind, dict) else kind
+        if kind == mark:
+            found.append(spec)
+        for value in spec.values():
+            found += layers(value, mark)
+    return found
+
+
+def rows_of(spec: dict, unit: dict) -> list[dict]:
+    return spec["datasets"][unit["data"]["name"]]
+
+
+def checked(chart) -> dict:
+    spec = chart.to_dict()  # altair validates against the Vega-Lite schema here
+    assert inline_rows(spec) < ALTAIR_LIMIT
+    return spec
+
+
+# --- downsample ------------------------------------------------------------------------
+
+
+def test_downsample_keeps_a_spike_a_mean_would_hide():
+    n = 100_000
+    rng = np.random.default_rng(0)
+    values = rng.normal(100, 1, n)
+    values[61_234] = 400  # one sample
+    frame = pl.DataFrame(
+        {"ts": pl.datetime_range(T0, T0 + timedelta(seconds=n - 1), "1s", eager=True)}
+    ).with_columns(value=pl.Series(values))
+    small = charts.downsample(frame, points=1000)
+    assert small.height == 1000
+    assert small.get_column("value").max() == 400
+    assert small.get_column("ts").is_sorted()
+    # What a mean per bucket would have drawn: the spike drowned at about 103.
+    means = frame.group_by_dynamic("ts", every=f"{n // 1000}s").agg(pl.col("value").mean())
+    assert means.get_column("value").max() < 110
+    assert charts.downsample(frame, points=1000).equals(small)  # deterministic
+
+
+def test_downsample_respects_points_per_group_and_passes_small_groups_through():
+    big = pl.DataFrame(
+        {
+            "signal": "a",
+            "ts": pl.datetime_range(T0, T0 + timedelta(seconds=4_999), "1s", eager=True),
+            "value": np.sin(np.arange(5_000) / 50),
+        }
+    )
+    small = pl.DataFrame(
+        {
+            "signal": "b",
+            "ts": [T0 + timedelta(seconds=i) for i in range(10)],
+            "value": [1.0, None, 3.0, 4.0, 5.0, 6.0, 7.0, 8.0, 9.0, 10.0],
+        }
+    ).with_columns(pl.col("ts").dt.cast_time_unit("us"))
+    shuffled = pl.concat([small, big]).sample(fraction=1.0, shuffle=True, seed=1)
+    out = charts.downsample(shuffled, by=["signal"], points=200)
+    assert out.filter(pl.col("signal") == "a").height == 200
+    assert out.filter(pl.col("signal") == "b").equals(small)  # unchanged, null and all
+    assert out.get_column("signal").to_list() == ["a"] * 200 + ["b"] * 10
+    with pytest.raises(ValueError, match="at least 3"):
+        charts.downsample(big, points=2)
+
+
+def test_downsample_drops_nulls_in_groups_it_reduces():
+    values = np.arange(3_000, dtype=float)
+    frame = pl.DataFrame(
+        {
+            "ts": pl.datetime_range(T0, T0 + timedelta(seconds=2_999), "1s", eager=True),
+            "value": values,
+        }
+    ).with_columns(value=pl.when(pl.col("value") % 7 == 0).then(None).otherwise("value"))
+    out = charts.downsample(frame, points=100)
+    assert out.height == 100
+    assert out.get_column("value").null_count() == 0
+
+
+# --- the story ---------------------------------------------------------------------------
+
+
+def test_symptom_chart_shades_each_primary_anomaly_and_draws_the_baseline(smollm):
+    analysis, pack = smollm.analysis, smollm.pack
+    spec = checked(charts.symptom_chart(analysis, pack))
+    anomalies = [
+        f for f in analysis.findings if f.signal == analysis.primary and f.kind in ("drop", "spike")
+    ]
+    assert len(anomalies) >= 5
+    (rects,) = layers(spec, "rect")
+    shaded = rows_of(spec, rects)
+    assert len(shaded) == len(anomalies)
+    assert [r["start"] for r in shaded] == [
+        round(f.start.timestamp() * 1000) for f in sorted(anomalies, key=lambda f: f.start)
+    ]
+    (rule,) = layers(spec, "rule")
+    (level,) = rows_of(spec, rule)
+    base = analysis.cluster.filter(
+        (pl.col("signal") == analysis.primary)
+        & pl.col("ts").is_between(analysis.baseline.start, analysis.baseline.end, closed="left")
+    )
+    assert level["value"] == pytest.approx(base.get_column("value").median())
+    assert spec["title"]["text"] == "Training throughput with the drops found"
+    (line,) = layers(spec, "line")
+    assert line["encoding"]["y"]["title"] == "Training throughput (tokens/s)"
+
+
+def test_correlated_chart_has_the_top_correlations_in_order(smollm):
+    analysis, pack = smollm.analysis, smollm.pack
+    spec = checked(charts.correlated_chart(analysis, pack, top=3))
+    titles = [row["title"]["text"] for row in spec["vconcat"]]
+    expected = [pack.get(c.signal).label for c in analysis.correlations[:3]]
+    assert len(titles) == 3
+    for rank, (title, label, corr) in enumerate(
+        zip(titles, expected, analysis.correlations, strict=False), start=1
+    ):
+        assert title.startswith(f"{rank}. {label}: score {corr.score:.2f}")
+    # Each row shades its own signal's anomalies.
+    for row, corr in zip(spec["vconcat"], analysis.correlations, strict=False):
+        (rects,) = layers(row, "rect")
+        mine = [f for f in analysis.findings if f.signal == corr.signal]
+        assert len(rows_of(spec, rects)) == sum(f.kind in ("drop", "spike") for f in mine)
+
+
+def test_story_chart_rows_follow_the_brush(smollm):
+    spec = checked(charts.story_chart(smollm.analysis, smollm.pack))
+    assert [p["name"] for p in spec["params"]] == [charts.BRUSH]
+    upper, lower = spec["vconcat"]
+    for row in lower["vconcat"]:
+        for unit in row["layer"]:
+            assert unit["encoding"]["x"]["scale"]["domain"] == {"param": charts.BRUSH}
+    for unit in layers(upper, "line"):
+        assert "domain" not in unit["encoding"]["x"]["scale"]  # the window, by min and max
+
+
+def test_story_chart_is_deterministic(smollm):
+    first = charts.story_chart(smollm.analysis, smollm.pack).to_json()
+    second = charts.story_chart(smollm.analysis, smollm.pack).to_json()
+    assert first == second
+
+
+def test_story_chart_keeps_under_the_row_limit_with_many_rows(smollm):
+    spec = checked(charts.story_chart(smollm.analysis, smollm.pack, top=10))
+    assert inline_rows(spec) <= charts.ROW_BUDGET
+
+
+def test_charts_of_a_dense_cluster_stay_under_the_row_limit(smollm):
+    """Every series sampled each second (21,600 points each): downsampled, not refused."""
+    analysis = smollm.analysis
+    grid = pl.DataFrame(
+        {"ts": pl.datetime_range(analysis.window.start, analysis.window.end, "1s", eager=True)}
+    ).with_columns(pl.col("ts").dt.cast_time_unit("us"))
+    dense = pl.concat(
+        [
+            grid.join_asof(part.sort("ts"), on="ts").with_columns(signal=pl.lit(name))
+            for (name,), part in analysis.cluster.group_by("signal", maintain_order=True)
+        ],
+        how="diagonal",
+    ).select(analysis.cluster.columns)
+    assert dense.height > 200_000
+    big = Analysis(**{**analysis.__dict__, "cluster": dense})
+    for chart in (
+        charts.story_chart(big, smollm.pack, top=5),
+        charts.failure_rate_chart(big, smollm.logs, smollm.pack),
+    ):
+        assert inline_rows(checked(chart)) <= charts.ROW_BUDGET
+
+
+# --- failures, hosts, logs -----------------------------------------------------------
+
+
+def test_failure_rate_chart_from_logs_and_hosts_up(imbue):
+    spec = checked(charts.failure_rate_chart(imbue.analysis, imbue.logs, imbue.pack))
+    bars, up = spec["vconcat"]
+    groups = {r["group"] for r in rows_of(spec, bars)}
+    assert "NIC or InfiniBand link down" in groups
+    assert len(groups) <= charts.TOP_LOG_KEYS + 1
+    shares = [r["value"] for r in rows_of(spec, up)]  # its layers share the parent's data
+    assert 0.85 < shares[-1] < 0.95  # about a tenth of the hosts never came up
+
+
+def test_heatmap_puts_the_downtrained_hosts_first(imbue):
+    truth = json.loads((INCIDENTS / "imbue-bringup" / "truth.json").read_text())
+    downtrained = {d["host"] for d in truth["planted"]["downtrained"]}
+    chart = charts.host_heatmap(
+        imbue.metrics.frame,
+        "pcie_link_width",
+        imbue.pack,
+        window=imbue.analysis.window,
+        hosts=12,
+    )
+    spec = checked(chart)
+    order = spec["encoding"]["y"]["sort"]
+    assert len(order) == 12
+    assert set(order[: len(downtrained)]) == downtrained
+    assert spec["encoding"]["color"]["title"] == "PCIe link width (lanes)"
+    hosts = {r["node"] for r in spec["datasets"][spec["data"]["name"]]}
+    assert hosts == set(order)
+
+
+def test_heatmap_stays_small_when_many_hosts_are_asked_for(smollm):
+    spec = checked(
+        charts.host_heatmap(
+            smollm.metrics.frame,
+            "disk_read_latency",
+            smollm.pack,
+            window=smollm.analysis.window,
+            hosts=500,
+        )
+    )
+    assert len(spec["encoding"]["y"]["sort"]) == 48  # every host the cluster has
+    # A bucket as small as the sampling step would give 34,560 cells: it is coarsened.
+    fine = charts.host_heatmap(
+        smollm.metrics.frame,
+        "disk_read_latency",
+        smollm.pack,
+        window=smollm.analysis.window,
+        bucket=timedelta(seconds=30),
+        hosts=48,
+    )
+    assert inline_rows(checked(fine)) <= charts.ROW_BUDGET
+
+
+def test_signature_timeline_rows_are_signatures_most_severe_first(imbue):
+    spec = checked(charts.signature_timeline(imbue.logs, window=imbue.analysis.window))
+    assert spec["encoding"]["y"]["sort"] == imbue.logs.signatures.get_column("label").to_list()
+    assert spec["encoding"]["y"]["sort"][0] in {
+        "GPU fell off the bus",
+        "Xid 48: Double-bit ECC error",
+    }
+    tooltip = {t.get("title") for t in spec["encoding"]["tooltip"]}
+    assert "hosts in this bucket" in tooltip
+
+
+# --- nothing to draw ---------------------------------------------------------------------
+
+
+def _text_only(chart) -> str:
+    spec = checked(chart)
+    assert spec["mark"]["type"] == "text"
+    return (
+        spec["data"]["values"][0]["note"]
+        if "values" in spec.get("data", {})
+        else next(iter(spec["datasets"].values()))[0]["note"]
+    )
+
+
+def test_empty_inputs_give_text_charts(smollm):
+    analysis: Analysis = smollm.analysis
+    bare = Analysis(
+        window=analysis.window,
+        baseline=analysis.baseline,
+        primary=analysis.primary,
+        findings=[],
+        correlations=[],
+        cluster=analysis.cluster.filter(pl.col("signal") != "node_up"),
+        intervals=analysis.intervals,
+        report=analysis.report,
+    )
+    assert "no failure data" in _text_only(charts.failure_rate_chart(bare, None))
+    assert "no other signal" in _text_only(charts.correlated_chart(bare, smollm.pack))
+    assert "no known log signature" in _text_only(charts.signature_timeline(None))
+    empty_logs = LogAnalysis(
+        matched=pl.DataFrame(),
+        signatures=pl.DataFrame(schema={"key": pl.String, "label": pl.String}),
+        counts=pl.DataFrame(
+            schema={"bucket": pl.Datetime("us", "UTC"), "host": pl.String, "key": pl.String}
+        ),
+        templates=None,
+        findings=[],
+        hosts_total=0,
+        bucket=timedelta(minutes=5),
+    )
+    assert "no known log signature" in _text_only(charts.signature_timeline(empty_logs))
+    nothing = analysis.cluster.clear()
+    no_primary = Analysis(**{**bare.__dict__, "cluster": nothing})
+    assert "no data" in _text_only(charts.symptom_chart(no_primary, smollm.pack))
+    story = checked(charts.story_chart(no_primary, smollm.pack))
+    assert "params" not in story  # no brush without a chart to hold it
+    heat = charts.host_heatmap(
+        smollm.metrics.frame, "fan_speed", smollm.pack, window=analysis.window
+    )
+    assert "no data" in _text_only(heat)
+
+
+def test_a_correlation_without_data_gets_a_note_row(smollm):
+    analysis = smollm.analysis
+    ghost = Correlation(signal="fan_speed", score=0.5, lag_seconds=0, matched=1)
+    odd = Analysis(**{**analysis.__dict__, "correlations": [ghost]})
+    spec = checked(charts.correlated_chart(odd, smollm.pack))
+    (row,) = spec["vconcat"]
+    assert row["mark"]["type"] == "text"
+
+
+# --- static output -------------------------------------------------------------------------
+
+
+def test_to_svg_is_static_deterministic_and_titled(imbue, tmp_path):
+    chart = charts.symptom_chart(imbue.analysis, imbue.pack)
+    svg = charts.to_svg(chart)
+    assert svg.lstrip().startswith("<svg")
+    assert "Model FLOPs utilisation with the drops found" in svg
+    assert charts.to_svg(chart) == svg
+    path = charts.save_svg(chart, tmp_path / "deep" / "symptom.svg")
+    assert path.read_text(encoding="utf-8") == svg
+
+
+def test_to_svg_leaves_out_tooltip_only_marks(smollm):
+    chart = charts.symptom_chart(smollm.analysis, smollm.pack)
+    hover = [u for u in layers(chart.to_dict(), "circle") if u["mark"].get("style") == "hover"]
+    assert hover  # in the interactive chart
+    assert not layers(core._without_hover(chart.to_dict()), "circle")
+    assert len(charts.to_svg(chart)) < 100_000
+
+
+def test_register_theme_enables_the_incidentbook_theme():
+    before = alt.theme.active
+    try:
+        charts.register_theme()
+        assert alt.theme.active == charts.THEME
+        config = alt.Chart().mark_point().to_dict()["config"]
+        assert config["style"]["anomaly"]["fill"] == charts.ANOMALY_COLOUR
+        assert config["view"]["continuousWidth"] == charts.WIDTH
+    finally:
+        alt.theme.enable(before)

@@ -1,0 +1,877 @@
+"""The log signature catalog, templates/signatures.yaml: its shape, its patterns, real lines.
+
+Matching is done here the way the logs stage does it, with polars and nothing else: every
+pattern is tried on every line with `str.contains`, a line takes the first signature (in
+catalog order) that matches, and its fields come from `str.extract_groups` of that pattern.
+Polars runs the Rust `regex` crate, so a pattern that works here works in the pipeline.
+"""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+import polars as pl
+import pytest
+import yaml
+
+from conftest import REPO
+from incidentbook.record.taxonomy import load_taxonomy
+
+CATALOG = REPO / "templates" / "signatures.yaml"
+SEVERITIES = {"critical", "error", "warning", "info"}
+SIGNATURE_KEYS = {
+    "id",
+    "label",
+    "pattern",
+    "component",
+    "symptom",
+    "severity",
+    "explanation",
+    "reference",
+}
+XID_KEYS = {"code", "name", "meaning", "severity", "component", "action"}
+# The Xid codes that matter on H100 clusters; each must be in the catalog.
+H100_XIDS = {13, 31, 43, 45, 48, 61, 62, 63, 64, 74, 79, 92, 94, 95, 119, 120}
+SLUG = re.compile(r"^[a-z0-9]+(-[a-z0-9]+)*$")
+
+
+@pytest.fixture(scope="module")
+def catalog() -> dict:
+    return yaml.safe_load(CATALOG.read_text(encoding="utf-8"))
+
+
+@pytest.fixture(scope="module")
+def signatures(catalog: dict) -> list[dict]:
+    return catalog["signatures"]
+
+
+def classify(lines: list[str], signatures: list[dict]) -> list[tuple[str | None, dict]]:
+    """(signature id or None, fields) per line: the first matching signature in catalog order."""
+    frame = pl.DataFrame({"line": lines}, schema={"line": pl.String}).with_row_index("row")
+    first = pl.coalesce(
+        [
+            pl.when(pl.col("line").str.contains(s["pattern"])).then(pl.lit(s["id"]))
+            for s in signatures
+        ]
+    )
+    frame = frame.with_columns(first.alias("signature"))
+    fields: list[dict] = [{} for _ in lines]
+    for sig in signatures:
+        part = frame.filter(pl.col("signature") == sig["id"])
+        if part.height == 0:
+            continue
+        groups = part.select(
+            "row", pl.col("line").str.extract_groups(sig["pattern"]).alias("groups")
+        ).unnest("groups")
+        for record in groups.to_dicts():
+            row = record.pop("row")
+            fields[row] = {k: v for k, v in record.items() if v is not None}
+    return list(zip(frame["signature"].to_list(), fields, strict=True))
+
+
+# --- shape -------------------------------------------------------------------------------
+
+
+def test_catalog_shape(catalog: dict, signatures: list[dict]) -> None:
+    assert catalog["version"] == 1
+    assert 25 <= len(signatures) <= 40
+    for sig in signatures:
+        assert set(sig) == SIGNATURE_KEYS, sig.get("id")
+        assert SLUG.match(sig["id"]), sig["id"]
+        assert sig["severity"] in SEVERITIES, sig["id"]
+        assert sig["reference"].startswith("https://"), sig["id"]
+        for key in ("label", "explanation"):
+            assert isinstance(sig[key], str) and sig[key].strip(), (sig["id"], key)
+    ids = [s["id"] for s in signatures]
+    assert len(ids) == len(set(ids)), "signature ids must be unique"
+    assert ids[0] == "nvidia-xid", "Xid lines mention GSP and the bus; nvidia-xid must win"
+
+
+def test_patterns_compile_in_polars_with_named_groups(signatures: list[dict]) -> None:
+    probe = pl.Series(["x"])
+    for sig in signatures:
+        probe.str.contains(sig["pattern"])
+        names = probe.str.extract_groups(sig["pattern"]).struct.fields
+        assert names, f"{sig['id']}: no named groups"
+        for name in names:
+            # An unnamed group shows up as "1", "2", ...: every group must be named.
+            assert name.isidentifier(), f"{sig['id']}: group {name!r} is not a valid name"
+
+
+def test_patterns_use_no_lookaround_or_backreferences(signatures: list[dict]) -> None:
+    for sig in signatures:
+        for construct in ("(?=", "(?!", "(?<=", "(?<!"):
+            assert construct not in sig["pattern"], (sig["id"], construct)
+        assert not re.search(r"\\[1-9]", sig["pattern"]), sig["id"]
+
+
+def test_facet_ids_exist_in_the_taxonomy(catalog: dict, signatures: list[dict]) -> None:
+    taxonomy = load_taxonomy()
+    for sig in signatures:
+        taxonomy.check("component", sig["component"])
+        taxonomy.check("symptom", sig["symptom"])
+    for entry in catalog["xid_codes"]:
+        taxonomy.check("component", entry["component"])
+
+
+def test_xid_codes(catalog: dict) -> None:
+    entries = catalog["xid_codes"]
+    codes = [e["code"] for e in entries]
+    assert len(codes) == len(set(codes)), "xid codes must be unique"
+    assert set(codes) >= H100_XIDS
+    for entry in entries:
+        assert set(entry) == XID_KEYS, entry.get("code")
+        assert isinstance(entry["code"], int)
+        assert entry["severity"] in SEVERITIES, entry["code"]
+        for key in ("name", "meaning", "action"):
+            assert isinstance(entry[key], str) and entry[key].strip(), (entry["code"], key)
+    by_code = {e["code"]: e for e in entries}
+    assert by_code[79]["severity"] == "critical"
+    assert by_code[48]["component"] == "gpu-hbm"
+    assert by_code[119]["component"] == by_code[120]["component"] == "gsp"
+    assert by_code[74]["component"] == "nvlink"
+
+
+def test_xid_codes_cover_the_public_catalog(catalog: dict, shared: Path) -> None:
+    path = shared / "reference/formats/gpu_kernel_logs_gpud/xid_catalog_gpud.csv"
+    public = set(pl.read_csv(path)["xid"].to_list())
+    assert public <= {e["code"] for e in catalog["xid_codes"]}
+
+
+# --- examples ----------------------------------------------------------------------------
+
+# (line, expected signature id, expected fields: a subset of what the pattern extracts).
+POSITIVES: list[tuple[str, str, dict[str, str]]] = [
+    # nvidia-xid, including lines whose text would also fit later signatures
+    (
+        "[ 1843.308145] NVRM: Xid (PCI:0000:44:00): 79, pid=1234, name=python, "
+        "GPU has fallen off the bus.",
+        "nvidia-xid",
+        {"xid": "79", "pci": "0000:44:00", "pid": "1234", "process": "python"},
+    ),
+    (
+        "May 19 07:08:57 ip-26-0-146-100 kernel: [680111.646286] NVRM: Xid (PCI:0000:10:1c): 63,"
+        " pid=1850, Row Remapper: New row marked for remapping, reset gpu to activate",
+        "nvidia-xid",
+        {"xid": "63", "pci": "0000:10:1c", "pid": "1850"},
+    ),
+    (
+        "kern  :warn  : 2025-02-23T16:24:18,000000+00:00 NVRM: Xid (PCI:0000:9b:00): 119, "
+        "pid='<unknown>', name=<unknown>, Timeout after 6s of waiting for RPC response from "
+        "GPU4 GSP! Expected function 76 (GSP_RM_CONTROL)",
+        "nvidia-xid",
+        {"xid": "119", "pid": "<unknown>", "process": "<unknown>"},
+    ),
+    ("NVRM: Xid (PCI:0000:01:00): 16, Head 00000000 Count 0000088a", "nvidia-xid", {"xid": "16"}),
+    (
+        "NVRM: Xid (0000:03:00): 48, An uncorrectable double bit error (DBE) has been detected",
+        "nvidia-xid",
+        {"xid": "48", "pci": "0000:03:00"},
+    ),
+    # NVSwitch and Fabric Manager
+    (
+        "kernel: [123.456789] nvidia-nvswitch0: SXid (PCI:0000:c3:00.0): 20009, Non-fatal, "
+        "Link 28 RX Short Error Rate",
+        "nvswitch-sxid",
+        {"switch": "0", "sxid": "20009", "sxid_severity": "Non-fatal", "link": "28"},
+    ),
+    (
+        "nvidia-nvswitch3: SXid (PCI:0000:05:00.0): 12028, Non-fatal, Link 32 egress "
+        "non-posted PRIV error (First)",
+        "nvswitch-sxid",
+        {"pci": "0000:05:00.0", "sxid": "12028", "link": "32"},
+    ),
+    (
+        "[Feb 27 2025 15:10:02] [ERROR] [tid 12727] detected NVSwitch non-fatal error 12028 on "
+        "fid 0 on NVSwitch pci bus id 00000000:86:00.0 physical id 3 port 61",
+        "fabric-manager-error",
+        {"fm_severity": "non-fatal", "sxid": "12028", "physical_id": "3", "port": "61"},
+    ),
+    (
+        "[Feb 27 2025 15:12:40] [ERROR] [tid 12727] detected NVSwitch fatal error 20034 on fid 0 "
+        "on NVSwitch pci bus id 00000000:86:00.0 physical id 3 port 24",
+        "fabric-manager-error",
+        {"fm_severity": "fatal", "sxid": "20034", "port": "24"},
+    ),
+    # GPU off the bus, GSP, init, memory, clocks
+    (
+        "[   49.261458] NVRM: GPU at 0000:01:00.0 has fallen off the bus.",
+        "gpu-fallen-off-bus",
+        {"pci": "0000:01:00.0"},
+    ),
+    (
+        "kernel: NVRM: GPU 0000:01:00.0: GPU has fallen off the bus.",
+        "gpu-fallen-off-bus",
+        {"pci": "0000:01:00.0"},
+    ),
+    (
+        "[ 1843.308145]                NVRM: fallen off the bus and is not responding to commands.",
+        "gpu-fallen-off-bus",
+        {},
+    ),
+    (
+        "[Sun Feb 23 16:24:36 2025] NVRM: Rate limiting GSP RPC error prints for GPU at "
+        "PCI:0000:9b:00 (printing 1 of every 30).  The GPU likely needs to be reset.",
+        "gpu-gsp-timeout",
+        {},
+    ),
+    (
+        "NVRM: _kgspLogXid119: ********************* GSP Timeout *********************",
+        "gpu-gsp-timeout",
+        {},
+    ),
+    (
+        "[  428.099213] NVRM: GPU 0000:01:00.0: RmInitAdapter failed! (0x26:0xffff:1436)",
+        "gpu-init-failure",
+        {"pci": "0000:01:00.0"},
+    ),
+    (
+        "[ 1843.439662] NVRM: The NVIDIA probe routine failed for 1 device(s).",
+        "gpu-init-failure",
+        {"failed_devices": "1"},
+    ),
+    (
+        "GPU 3 had uncorrectable memory errors and row remapping failed.",
+        "gpu-row-remap-failure",
+        {"gpu": "3"},
+    ),
+    ("        Remapping Failure Occurred        : Yes", "gpu-row-remap-failure", {}),
+    (
+        "Detected 2 volatile double-bit ECC error(s) in GPU 5.",
+        "gpu-ecc-error",
+        {"dcgm_report": "volatile double-bit ECC error", "dcgm_gpu": "5"},
+    ),
+    (
+        "GPU 1 had memory errors and row remappings are pending",
+        "gpu-ecc-error",
+        {"gpu": "1", "remap_report": "row remappings are pending"},
+    ),
+    (
+        "            HW Slowdown                       : Active",
+        "gpu-clock-slowdown",
+        {"reason": "HW Slowdown"},
+    ),
+    (
+        "            HW Thermal Slowdown               : Active",
+        "gpu-clock-slowdown",
+        {"reason": "HW Thermal Slowdown"},
+    ),
+    (
+        "Detected clock throttling due to thermal violation in GPU 2.",
+        "gpu-clock-slowdown",
+        {"violation": "thermal"},
+    ),
+    # PCIe
+    (
+        "[    0.276602] pci 0000:01:00.0: 63.008 Gb/s available PCIe bandwidth, limited by 8.0 "
+        "GT/s PCIe x8 link at 0000:00:01.0 (capable of 126.016 Gb/s with 8.0 GT/s PCIe x16 link)",
+        "pcie-link-downtrained",
+        {
+            "device": "0000:01:00.0",
+            "width": "8",
+            "cap_width": "16",
+            "speed": "8.0",
+            "cap_speed": "8.0",
+            "limited_by": "0000:00:01.0",
+        },
+    ),
+    (
+        "pci 0004:01:00.0: 15.752 Gb/s available PCIe bandwidth, limited by 8.0 GT/s PCIe x2 link"
+        " at 0004:00:00.0 (capable of 31.506 Gb/s with 16.0 GT/s PCIe x2 link), in Flit mode",
+        "pcie-link-downtrained",
+        {"width": "2", "cap_width": "2", "speed": "8.0", "cap_speed": "16.0"},
+    ),
+    (
+        "pci 0000:02:00.0: 2.000 Gb/s available PCIe bandwidth, limited by 2.5 GT/s x1 link at "
+        "0000:00:1c.0 (capable of 4.000 Gb/s with 5 GT/s x1 link)",
+        "pcie-link-downtrained",
+        {"speed": "2.5", "cap_speed": "5", "width": "1", "cap_width": "1"},
+    ),
+    (
+        "pcieport 0000:00:1c.0: AER: Multiple Uncorrectable (Non-Fatal) error message received "
+        "from 0000:73:00.1",
+        "pcie-aer-uncorrected",
+        {"device": "0000:00:1c.0", "aer_severity": "Non-Fatal", "source": "0000:73:00.1"},
+    ),
+    (
+        "pcieport 0000:00:03.0: AER: Uncorrected (Fatal) error received: 0000:04:00.0",
+        "pcie-aer-uncorrected",
+        {"aer_severity": "Fatal", "source": "0000:04:00.0"},
+    ),
+    (
+        "nvidia 0000:04:00.0: PCIe Bus Error: severity=Uncorrected (Fatal), "
+        "type=Transaction Layer, (Requester ID)",
+        "pcie-aer-uncorrected",
+        {"device": "0000:04:00.0", "aer_severity": "Fatal", "layer": "Transaction Layer"},
+    ),
+    (
+        "pcieport 0000:00:1c.0: DPC: containment event, status:0x1f01: unmasked uncorrectable "
+        "error detected",
+        "pcie-aer-uncorrected",
+        {"device": "0000:00:1c.0"},
+    ),
+    (
+        "kernel: pcieport 0000:00:01.0: AER: Corrected error received: 0000:01:00.0",
+        "pcie-aer-corrected",
+        {"device": "0000:00:01.0", "source": "0000:01:00.0"},
+    ),
+    (
+        "pcieport 0000:00:1c.5: PCIe Bus Error: severity=Corrected, type=Physical Layer, "
+        "(Receiver ID)",
+        "pcie-aer-corrected",
+        {"layer": "Physical Layer"},
+    ),
+    (
+        "pcieport 0000:40:01.1: AER: Correctable error message received from 0000:41:00.0",
+        "pcie-aer-corrected",
+        {"source": "0000:41:00.0"},
+    ),
+    # local storage
+    (
+        "nvme nvme1: I/O 417 QID 12 timeout, aborting",
+        "nvme-io-timeout",
+        {"controller": "nvme1", "tag": "417", "qid": "12", "action": "aborting"},
+    ),
+    (
+        "nvme nvme0: I/O 12 QID 0 timeout, reset controller",
+        "nvme-io-timeout",
+        {"qid": "0", "action": "reset controller"},
+    ),
+    (
+        "nvme nvme0: I/O tag 417 (a1a1) opcode 0x2 (Read) QID 12 timeout, aborting "
+        "req_op:READ(0) size:4096",
+        "nvme-io-timeout",
+        {"tag": "417", "qid": "12", "action": "aborting"},
+    ),
+    (
+        "nvme nvme0: controller is down; will reset: CSTS=0xffffffff, PCI_STATUS=0xffff",
+        "nvme-controller-down",
+        {"controller": "nvme0"},
+    ),
+    (
+        "nvme nvme1: Removing after probe failure status: -19",
+        "nvme-controller-down",
+        {"controller": "nvme1"},
+    ),
+    (
+        "blk_update_request: I/O error, dev nvme0n1, sector 2048 op 0x1:(WRITE) flags 0x800 "
+        "phys_seg 1 prio class 0",
+        "block-io-error",
+        {"disk": "nvme0n1", "sector": "2048"},
+    ),
+    (
+        "Buffer I/O error on dev nvme0n1p1, logical block 0, async page read",
+        "block-io-error",
+        {"buffer_dev": "nvme0n1p1"},
+    ),
+    (
+        "nvme0n1: I/O Cmd(0x2) @ LBA 1234, 8 blocks, I/O Error (sct 0x2 / sc 0x81) MORE DNR",
+        "block-io-error",
+        {"nvme_ns": "nvme0n1", "lba": "1234"},
+    ),
+    (
+        "EXT4-fs error (device nvme0n1p2): ext4_find_entry:1455: inode #2: comm systemd: "
+        "reading directory lblock 0",
+        "local-filesystem-error",
+        {"ext_device": "nvme0n1p2"},
+    ),
+    (
+        "EXT4-fs (md0): Remounting filesystem read-only",
+        "local-filesystem-error",
+        {"ext_ro_device": "md0"},
+    ),
+    (
+        "XFS (sdb1): Corruption detected. Unmount and run xfs_repair",
+        "local-filesystem-error",
+        {"xfs_device": "sdb1"},
+    ),
+    (
+        'XFS (dm-0): metadata I/O error in "xfs_buf_ioend+0x1b0/0x4e0" at daddr 0x1a0 len 8 '
+        "error 5",
+        "local-filesystem-error",
+        {"xfs_device": "dm-0"},
+    ),
+    # shared filesystems
+    (
+        "LustreError: 11-0: scratch-OST0003-osc-ffff9a2d: operation ost_write to node "
+        "10.10.1.23@o2ib failed: rc = -107",
+        "shared-filesystem-error",
+        {},
+    ),
+    (
+        "Lustre: scratch-MDT0000-mdc-ffff9a2d: Connection to scratch-MDT0000 (at 10.10.1.20@o2ib)"
+        " was lost; in progress operations using this service will wait for recovery",
+        "shared-filesystem-error",
+        {"lustre_target": "scratch-MDT0000", "lustre_nid": "10.10.1.20@o2ib"},
+    ),
+    (
+        "nfs: server filer01 not responding, still trying",
+        "shared-filesystem-error",
+        {"nfs_server": "filer01"},
+    ),
+    # network
+    (
+        "mlx5_core 0000:1d:00.0 ibp29s0: Link down",
+        "nic-link-down",
+        {"driver": "mlx5_core", "device": "0000:1d:00.0", "netdev": "ibp29s0"},
+    ),
+    (
+        "mlx5_core 0000:41:00.1: Port 1 link down",
+        "nic-link-down",
+        {"device": "0000:41:00.1", "port": "1"},
+    ),
+    (
+        "Jan  5 10:00:00 gpu-12 systemd-networkd[812]: ib0: Lost carrier",
+        "nic-link-down",
+        {"ifname": "ib0"},
+    ),
+    (
+        "<6>[    2.962781] mlx5_core 0000:41:00.1: Port module event: module 1, Cable unplugged",
+        "nic-link-down",
+        {"device": "0000:41:00.1", "module": "1"},
+    ),
+    # laid out as the UFM event-log format restated in formats/infiniband/ufm_event_log.md
+    (
+        "2024-03-02 10:11:12.123 [51234] [329] WARNING [Hardware] IBPort [Default / Switch: "
+        "T3-E21-N-U47 / 1/17/1]: Link went down: (Switch:T3-E21-N-U47:1/17/1)9c0591030090e000:33"
+        " - (Switch:T4-E45-L-U51:1/4/2)fc6a1c0300244e00:8, cable S/N: MT2330FT09118",
+        "ufm-link-down",
+        {"guid_a": "9c0591030090e000", "port_a": "33", "guid_b": "fc6a1c0300244e00", "port_b": "8"},
+    ),
+    # NCCL and the trainer
+    (
+        "[rank7]:[E816 01:45:40.183009389 ProcessGroupNCCL.cpp:607] [Rank 7] Watchdog caught "
+        "collective operation timeout: WorkNCCL(SeqNum=80078, OpType=BROADCAST, NumelIn=5056, "
+        "NumelOut=5056, Timeout(ms)=600000) ran for 600026 milliseconds before timing out.",
+        "nccl-watchdog-timeout",
+        {
+            "rank": "7",
+            "seq": "80078",
+            "op": "BROADCAST",
+            "numel_in": "5056",
+            "timeout_ms": "600000",
+            "ran_ms": "600026",
+        },
+    ),
+    (
+        "[E ProcessGroupNCCL.cpp:737] [Rank 1] Watchdog caught collective operation timeout: "
+        "WorkNCCL(SeqNum=469508, OpType=ALLREDUCE, Timeout(ms)=1800000) ran for 1802212 "
+        "milliseconds before timing out.",
+        "nccl-watchdog-timeout",
+        {"rank": "1", "seq": "469508", "op": "ALLREDUCE", "timeout_ms": "1800000"},
+    ),
+    (
+        "[rank0]:[E321 02:07:08.465150152 ProcessGroupNCCL.cpp:1664] [PG 1 Rank 0] Exception "
+        "(either an error or timeout) detected by watchdog at work: 1580, last enqueued NCCL "
+        "work: 1582, last completed NCCL work: 1579.",
+        "nccl-watchdog-exception",
+        {"rank": "0", "seq": "1580", "last_enqueued": "1582", "last_completed": "1579"},
+    ),
+    (
+        "[rank3]:[E1206 18:54:12.715 ProcessGroupNCCL.cpp:1423] [PG 0 Rank 3] Heartbeat monitor "
+        "timed out! Process will be terminated after dumping debug info. workMetaList_.size()=2",
+        "nccl-watchdog-stuck",
+        {"rank": "3"},
+    ),
+    (
+        "[rank3]:[F1206 18:54:12.715 ProcessGroupNCCL.cpp:1251] [PG 0 Rank 3] ProcessGroupNCCL's "
+        "watchdog got stuck for 480 seconds without making progress in monitoring enqueued "
+        "collectives.",
+        "nccl-watchdog-stuck",
+        {"stuck_s": "480"},
+    ),
+    (
+        "node-2:5776:5902 [0] transport/net_ib.cc:1296 NCCL WARN NET/IB : Got completion from "
+        "peer 10.2.0.5<33092> with error 12, opcode 0, len 0, vendor err 129 (Recv)",
+        "nccl-ib-error",
+        {"peer": "10.2.0.5", "ib_status": "12"},
+    ),
+    (
+        "ubuntu2:319733:319761 [1] transport/net_ib/p2p.cc:648 NCCL WARN NET/IB: Got completion "
+        "from peer 10.153.235.13<40554> with status=IBV_WC_RETRY_EXC_ERR(12) "
+        "opcode=IBV_WC_RECV_RDMA_WITH_IMM(129) vendor_err=129 hca mlx5_1",
+        "nccl-ib-error",
+        {"ib_status_name": "IBV_WC_RETRY_EXC_ERR", "ib_status": "12"},
+    ),
+    (
+        "gpu-09:4410:4470 [0] NCCL WARN NET/IB : mlx5_2:1 Got async event : port error",
+        "nccl-ib-error",
+        {"async_event": "async event : port error"},
+    ),
+    (
+        "RuntimeError: CUDA error: uncorrectable ECC error encountered",
+        "cuda-ecc-error",
+        {"cuda_message": "uncorrectable ECC error encountered"},
+    ),
+    (
+        "torch.OutOfMemoryError: CUDA out of memory. Tried to allocate 20.00 MiB. GPU 0 has a "
+        "total capacity of 79.11 GiB of which 3.06 MiB is free.",
+        "cuda-out-of-memory",
+        {"requested": "20.00 MiB", "gpu": "0"},
+    ),
+    (
+        "RuntimeError: CUDA out of memory. Tried to allocate 2.00 GiB (GPU 0; 79.15 GiB total "
+        "capacity; 75.10 GiB already allocated)",
+        "cuda-out-of-memory",
+        {"requested": "2.00 GiB", "gpu": "0"},
+    ),
+    (
+        "RuntimeError: CUDA error: an illegal memory access was encountered",
+        "cuda-fatal-error",
+        {"cuda_message": "an illegal memory access was encountered"},
+    ),
+    (
+        "gpu-03:81:95 [2] misc/strongstream.cc:395 NCCL WARN Cuda failure 'unspecified launch "
+        "failure'",
+        "cuda-fatal-error",
+        {"cuda_message": "unspecified launch failure"},
+    ),
+    (
+        "jaxlib.xla_extension.XlaRuntimeError: INTERNAL: CUDA_ERROR_ILLEGAL_ADDRESS: an illegal "
+        "memory access was encountered",
+        "cuda-fatal-error",
+        {"cuda_code": "CUDA_ERROR_ILLEGAL_ADDRESS"},
+    ),
+    (
+        "RuntimeError: CUDA error: device-side assert triggered",
+        "cuda-error",
+        {"cuda_message": "device-side assert triggered"},
+    ),
+    (
+        "cuDNN error: CUDNN_STATUS_INTERNAL_ERROR",
+        "cuda-error",
+        {"cuda_code": "CUDNN_STATUS_INTERNAL_ERROR"},
+    ),
+    (
+        "CUBLAS_STATUS_EXECUTION_FAILED when calling `cublasGemmEx( handle, opa, opb, m, n, k)`",
+        "cuda-error",
+        {"cuda_code": "CUBLAS_STATUS_EXECUTION_FAILED"},
+    ),
+    (
+        "torch.distributed.DistBackendError: NCCL error in: ../torch/csrc/distributed/c10d/"
+        "ProcessGroupNCCL.cpp:1970, unhandled system error (run with NCCL_DEBUG=INFO for "
+        "details), NCCL version 2.19.3",
+        "nccl-error",
+        {"nccl_reason": "unhandled system error"},
+    ),
+    (
+        "ncclRemoteError: A call failed possibly due to a network error or a remote process "
+        "exiting prematurely.",
+        "nccl-error",
+        {"nccl_code": "ncclRemoteError"},
+    ),
+    (
+        "gpu-07:1234:5678 [3] NCCL WARN Call to ibv_modify_qp failed with error Connection "
+        "timed out",
+        "nccl-error",
+        {"nccl_warning": "Call to ibv_modify_qp failed with error Connection timed out"},
+    ),
+    # host memory and the scheduler
+    (
+        "[12345.678] Out of memory: Killed process 1234 (python) total-vm:123456kB, "
+        "anon-rss:120000kB, file-rss:0kB, shmem-rss:0kB, UID:1000",
+        "host-oom-kill",
+        {"pid": "1234", "comm": "python"},
+    ),
+    (
+        "Memory cgroup out of memory: Killed process 4321 (pt_main_thread) total-vm:9kB",
+        "host-oom-kill",
+        {"pid": "4321", "comm": "pt_main_thread"},
+    ),
+    (
+        "kernel: [ 1234.567] python invoked oom-killer: gfp_mask=0x100cca(GFP_HIGHUSER_MOVABLE), "
+        "order=0, oom_score_adj=0",
+        "host-oom-kill",
+        {"invoker": "python"},
+    ),
+    (
+        "1234|train-llm|gpu|research|512|NODE_FAIL|0:0",
+        "slurm-node-fail",
+        {"state": "NODE_FAIL"},
+    ),
+    (
+        "4          train      gpu        research        512  NODE_FAIL      0:0",
+        "slurm-node-fail",
+        {},
+    ),
+    (
+        "slurmstepd: error: *** JOB 1234 ON gpu-st-p5-12 CANCELLED AT 2024-05-01T10:00:00 DUE TO "
+        "NODE FAILURE, SEE SLURMCTLD LOG FOR DETAILS ***",
+        "slurm-node-fail",
+        {"job": "1234", "node": "gpu-st-p5-12"},
+    ),
+    (
+        "[2024-05-01T10:00:00.123] error: Nodes gpu-[12-13] not responding, setting DOWN",
+        "slurm-node-fail",
+        {"down_nodes": "gpu-[12-13]"},
+    ),
+    (
+        "[2024-05-01T10:00:01.000] Killing JobId=48 on failed node node03",
+        "slurm-node-fail",
+        {"killed_job": "48", "failed_node": "node03"},
+    ),
+    (
+        "1234.0|python||research|64|OUT_OF_MEMORY|0:125",
+        "slurm-out-of-memory",
+        {"state": "OUT_OF_MEMORY"},
+    ),
+    (
+        "slurmstepd: error: Detected 1 oom_kill event in StepId=8538204.0. Some of the step tasks"
+        " have been OOM Killed.",
+        "slurm-out-of-memory",
+        {"oom_events": "1", "step": "8538204.0"},
+    ),
+    (
+        "srun: error: curie-gpu003: task 1: Out Of Memory",
+        "slurm-out-of-memory",
+        {"node": "curie-gpu003", "tasks": "1"},
+    ),
+    ("1234|train|gpu|research|512|TIMEOUT|0:0", "slurm-timeout", {"state": "TIMEOUT"}),
+    (
+        "slurmstepd: error: *** JOB 1234 ON gpu-01 CANCELLED AT 2024-05-01T10:00:00 DUE TO TIME "
+        "LIMIT ***",
+        "slurm-timeout",
+        {"job": "1234", "node": "gpu-01"},
+    ),
+    # CPU and kernel
+    (
+        "Apr 28 13:48:01 localhost kernel: [36020.497806] CPU0: Core temperature above threshold,"
+        " cpu clock throttled (total events = 22034)",
+        "cpu-thermal-throttle",
+        {"cpu": "0", "level": "Core"},
+    ),
+    (
+        "mce: CPU12: Package temperature above threshold, cpu clock throttled (total events = 3)",
+        "cpu-thermal-throttle",
+        {"cpu": "12", "level": "Package"},
+    ),
+    (
+        "watchdog: BUG: soft lockup - CPU#12 stuck for 22s! [kworker/12:1:1234]",
+        "soft-lockup",
+        {"cpu": "12", "seconds": "22", "comm": "kworker/12:1", "pid": "1234"},
+    ),
+    (
+        "NMI watchdog: Watchdog detected hard LOCKUP on cpu 5",
+        "hard-lockup",
+        {"cpu": "5"},
+    ),
+    (
+        "INFO: task python:12345 blocked for more than 120 seconds.",
+        "hung-task",
+        {"comm": "python", "pid": "12345", "seconds": "120"},
+    ),
+    (
+        "INFO: task kworker/u16:2:123 blocked for more than 122 seconds.",
+        "hung-task",
+        {"comm": "kworker/u16:2", "pid": "123"},
+    ),
+    (
+        "mce: [Hardware Error]: CPU 3: Machine Check: 0 Bank 5: be00000000800400",
+        "machine-check",
+        {"cpu": "3", "bank": "5", "status": "be00000000800400"},
+    ),
+    ("mce: [Hardware Error]: Machine check events logged", "machine-check", {}),
+    (
+        "EDAC MC0: 1 CE memory read error on CPU_SrcID#0_MC#0_Chan#1_DIMM#0 (channel:1 slot:0)",
+        "edac-memory-error",
+        {"mc": "MC0", "count": "1", "kind": "CE"},
+    ),
+    (
+        "EDAC MC1: 1 UE memory read error on CPU_SrcID#1_MC#0_Chan#0_DIMM#0",
+        "edac-memory-error",
+        {"kind": "UE"},
+    ),
+    (
+        "kern  :warn  : 2025-01-21T04:41:44,285060+00:00 pt_main_thread[2536443]: segfault at "
+        "7f797fe00000 ip 00007f7c7ac69996 sp 00007f7c12fd7c30 error 4 in "
+        "libnccl.so.2[7f7c7ac00000+d3d3000]",
+        "process-segfault",
+        {"comm": "pt_main_thread", "pid": "2536443", "object": "libnccl.so.2"},
+    ),
+    (
+        "traps: python[4321] general protection fault ip:7f1c sp:7ffd error:0 in libc.so.6",
+        "process-segfault",
+        {"trap_comm": "python", "trap_pid": "4321"},
+    ),
+    (
+        "Kernel panic - not syncing: Hard LOCKUP",
+        "kernel-panic",
+        {"reason": "Hard LOCKUP"},
+    ),
+]
+
+# Near misses: ordinary lines that share words with a signature and must match nothing.
+NEGATIVES: list[str] = [
+    "mlx5_core 0000:41:00.0 enp65s0f0np0: Link up",
+    "mlx5_core 0000:41:00.1: Port 1 link up",
+    "mlx5_core 0000:41:00.1: 63.008 Gb/s available PCIe bandwidth (8.0 GT/s PCIe x8 link)",
+    "pci 0000:17:00.0: 252.048 Gb/s available PCIe bandwidth (16.0 GT/s PCIe x16 link)",
+    "ata3: SATA link down (SStatus 0 SControl 300)",
+    "IPv6: ADDRCONF(NETDEV_CHANGE): ib0: link becomes ready",
+    "Jan  5 10:00:05 gpu-12 systemd-networkd[812]: ib0: Gained carrier",
+    "EXT4-fs (nvme0n1p2): mounted filesystem with ordered data mode. Opts: (null).",
+    "XFS (nvme1n1): Mounting V5 Filesystem",
+    "XFS (nvme1n1): Ending clean mount",
+    "nfs: server filer01 OK",
+    "Lustre: Mounted scratch-client",
+    "NVRM: GPU at PCI:0000:9b:00: GPU-509665ad-b600-ac93-3616-d754b23d636d",
+    "NVRM: loading NVIDIA UNIX x86_64 Kernel Module  550.54.15",
+    "NVRM: GPU 0000:3b:00.0: ECC mode changed to enabled",
+    "gpu-09:4410:4470 [0] NCCL INFO NET/IB : Got async event : GID table change",
+    "nvidia-nvswitch2: open (major=510)",
+    "[Feb 25 2025 13:59:45] [INFO] [tid 1808] multicast group 0 is freed.",
+    "            HW Slowdown                       : Not Active",
+    "            SW Power Cap                      : Active",
+    "        Remapping Failure Occurred        : No",
+    "pcieport 0000:00:1c.0: AER: enabled with IRQ 122",
+    "nvme nvme0: 64/0/0 default/read/poll queues",
+    "1234|train|gpu|research|512|COMPLETED|0:0",
+    "1234|TIMEOUT_sweep|gpu|research|8|RUNNING|0:0",
+    "slurmstepd: error: *** JOB 1234 ON gpu-01 CANCELLED AT 2024-05-01T10:00:00 ***",
+    "gpu-07:1234:5678 [0] NCCL INFO NET/IB : Using [0]mlx5_0:1/IB [1]mlx5_1:1/IB ; OOB eth0",
+    "gpu-07:1234:5678 [0] NCCL INFO Channel 00/32 : 0[0] -> 1[1] via P2P/IPC",
+    "CUDA error checking is enabled for this build",
+    "cudaMalloc returned cudaSuccess",
+    "MCE: In-kernel MCE decoding enabled.",
+    "NMI watchdog: Enabled. Permanently consumes one hw-PMU counter.",
+    '"echo 0 > /proc/sys/kernel/hung_task_timeout_secs" disables this message.',
+    "EDAC MC0: Giving out device to module skx_edac controller Skylake Socket#0 IMC#0",
+    "[ pid ]   uid  tgid total_vm      rss pgtables_bytes swapents oom_score_adj name",
+    "Kernel command line: BOOT_IMAGE=/vmlinuz-5.15.0 ro panic=10",
+]
+
+
+def test_every_signature_has_a_positive_example(signatures: list[dict]) -> None:
+    covered = {expected for _, expected, _ in POSITIVES}
+    assert {s["id"] for s in signatures} - covered == set()
+
+
+@pytest.mark.parametrize(
+    ("index", "line", "expected", "fields"),
+    [(i, line, sig, fields) for i, (line, sig, fields) in enumerate(POSITIVES)],
+    ids=[f"{i}-{sig}" for i, (_, sig, _) in enumerate(POSITIVES)],
+)
+def test_positive_examples(
+    index: int, line: str, expected: str, fields: dict, matches: list
+) -> None:
+    got, extracted = matches[index]
+    assert got == expected, line
+    for name, value in fields.items():
+        assert extracted.get(name) == value, (line, name, extracted)
+
+
+@pytest.fixture(scope="module")
+def matches(signatures: list[dict]) -> list[tuple[str | None, dict]]:
+    """All positive examples classified at once, in one vectorised pass."""
+    return classify([line for line, _, _ in POSITIVES], signatures)
+
+
+def test_near_misses_match_nothing(signatures: list[dict]) -> None:
+    wrong = [
+        (line, sig)
+        for line, (sig, _) in zip(NEGATIVES, classify(NEGATIVES, signatures), strict=True)
+        if sig is not None
+    ]
+    assert wrong == []
+
+
+# --- real specimens ----------------------------------------------------------------------
+
+XID_IN_TEXT = re.compile(r"NVRM: Xid \((?:PCI:)?([0-9a-fA-F:.]+)\): (\d+),")
+
+
+def test_real_xid_lines_give_their_code(signatures: list[dict], shared: Path) -> None:
+    formats = shared / "reference" / "formats"
+    files = sorted((formats / "gpu_kernel_logs_gpud").glob("*.log"))
+    files += sorted((formats / "xid").glob("*.md"))
+    lines = [
+        line
+        for path in files
+        for line in path.read_text(encoding="utf-8", errors="replace").splitlines()
+        if "NVRM: Xid" in line
+    ]
+    # The notes describe the format with placeholders and a regex; those are not log lines.
+    real = [line for line in lines if XID_IN_TEXT.search(line)]
+    skipped = [line for line in lines if not XID_IN_TEXT.search(line)]
+    assert all("<code>" in line or "\\(" in line for line in skipped), skipped
+    assert len(real) >= 25
+    for line, (sig, fields) in zip(real, classify(real, signatures), strict=True):
+        address, code = XID_IN_TEXT.search(line).groups()
+        assert sig == "nvidia-xid", line
+        assert fields["xid"] == code, line
+        assert fields["pci"] == address, line
+
+
+def test_real_pcie_downtraining_lines(signatures: list[dict], shared: Path) -> None:
+    path = shared / "reference/formats/pcie/pcie_link_downtraining_specimens.md"
+    lines = [
+        line
+        for line in path.read_text(encoding="utf-8").splitlines()
+        if re.search(r"Gb/s available PCIe bandwidth, limited by \d", line)
+    ]
+    assert len(lines) == 8
+    for line, (sig, fields) in zip(lines, classify(lines, signatures), strict=True):
+        width = re.search(r"limited by \S+ GT/s PCIe x(\d+) link", line).group(1)
+        cap_width = re.search(r"capable of .* x(\d+) link\)", line).group(1)
+        speeds = re.findall(r"([\d.]+) GT/s", line)
+        assert sig == "pcie-link-downtrained", line
+        assert (fields["width"], fields["cap_width"]) == (width, cap_width), line
+        assert (fields["speed"], fields["cap_speed"]) == (speeds[0], speeds[1]), line
+        assert re.fullmatch(r"[0-9a-f]{4}:[0-9a-f]{2}:[0-9a-f]{2}\.\d", fields["device"]), line
+    # at least one of them lost lanes and at least one only lost speed
+    assert any(int(f["width"]) < int(f["cap_width"]) for _, f in classify(lines, signatures))
+    assert any(f["width"] == f["cap_width"] for _, f in classify(lines, signatures))
+
+
+def test_real_nccl_watchdog_lines(signatures: list[dict], shared: Path) -> None:
+    path = shared / "reference/formats/nccl/nccl_watchdog_timeout_specimens.md"
+    text = path.read_text(encoding="utf-8").splitlines()
+    timeouts = [line for line in text if re.search(r"WorkNCCL\(SeqNum=\d+", line)]
+    reports = [line for line in text if re.search(r"detected by watchdog at work: \d+", line)]
+    assert len(timeouts) >= 10 and len(reports) >= 3
+    for line, (sig, fields) in zip(timeouts, classify(timeouts, signatures), strict=True):
+        seq, op = re.search(r"SeqNum=(\d+), OpType=(\w+)", line).groups()
+        timeout, ran = re.search(r"Timeout\(ms\)=(\d+)\) ran for (\d+)", line).groups()
+        assert sig == "nccl-watchdog-timeout", line
+        assert (fields["seq"], fields["op"]) == (seq, op), line
+        assert (fields["timeout_ms"], fields["ran_ms"]) == (timeout, ran), line
+    for line, (sig, fields) in zip(reports, classify(reports, signatures), strict=True):
+        assert sig == "nccl-watchdog-exception", line
+        assert fields["seq"] == re.search(r"at work: (\d+)", line).group(1), line
+
+
+def test_real_gpud_logs(signatures: list[dict], shared: Path) -> None:
+    """The other real lines in the gpud fixtures: what they are; a healthy boot stays quiet."""
+    folder = shared / "reference/formats/gpu_kernel_logs_gpud"
+
+    def found(name: str) -> list[tuple[str, dict]]:
+        lines = (folder / name).read_text(encoding="utf-8", errors="replace").splitlines()
+        return [(sig, f) for sig, f in classify(lines, signatures) if sig is not None]
+
+    fabric = found("components__accelerator__nvidia__fabric-manager__fabricmanager.log")
+    assert fabric == [
+        (
+            "fabric-manager-error",
+            {
+                "fm_severity": "non-fatal",
+                "sxid": "12028",
+                "fid": "0",
+                "pci": "00000000:86:00.0",
+                "physical_id": "3",
+                "port": "61",
+            },
+        )
+    ]
+    gsp = found("components__accelerator__nvidia__xid__dmesg-with-xid-119.log")
+    assert [s for s, _ in gsp].count("nvidia-xid") == 5
+    assert [s for s, _ in gsp].count("gpu-gsp-timeout") == 1
+    nccl = found("components__accelerator__nvidia__nccl__dmesg.decode.iso.log")
+    assert [(s, f["object"]) for s, f in nccl] == [("process-segfault", "libnccl.so.2")] * 2
+    memory = found("components__memory__dmesg.decode.iso.log")
+    assert {s for s, _ in memory} == {"nvidia-xid", "host-oom-kill"}
+    assert [s for s, _ in memory].count("host-oom-kill") == 7
+    # a boot log with a test panic: only the unplugged NIC module and the panic stand out
+    boot = found("pkg__pstore__7530486857247__dmesg.txt")
+    assert [s for s, _ in boot] == ["nic-link-down", "kernel-panic"]
+    assert found("pkg__kmsg__kmsg.1.log") == []

@@ -1,0 +1,116 @@
+from datetime import timedelta
+
+import numpy as np
+import polars as pl
+from incidents import STEP, T0, samples, storage_story, write_incident
+
+from incidentbook.investigation import investigate
+from incidentbook.metrics.analysis import DEFAULT_CONFIG, detect_intervals, robust_scale
+from incidentbook.window import TimeWindow
+
+
+def test_drops_are_found_where_they_were_planted_and_latency_ranks_first(tmp_path):
+    root, planted = storage_story(tmp_path)
+    analysis = investigate(root, signals=["throughput", "disk_read_latency", "load"]).analysis
+    drops = [f for f in analysis.findings if f.kind == "drop" and f.signal == "throughput"]
+    assert len(drops) == len(planted)
+    for found, (a, b) in zip(drops, planted, strict=True):
+        assert abs(found.start - (T0 + STEP * a)) <= STEP
+        assert abs(found.end - (T0 + STEP * b)) <= STEP
+        assert -0.65 < found.magnitude < -0.55  # planted: throughput x 0.4
+    best = analysis.correlations[0]
+    assert best.signal == "disk_read_latency"
+    assert best.score == 1.0
+    assert best.lag_seconds == -30.0  # the latency spike leads each drop by one sample
+    assert "5 of 5" in best.explanation
+    decoy = next(c for c in analysis.correlations if c.signal == "load")
+    assert decoy.score < 0.3
+    spikes = [f for f in analysis.findings if f.kind == "spike" and f.signal == "disk_read_latency"]
+    assert all(len(f.hosts) == 6 for f in spikes)
+
+
+def test_detector_ignores_noise_and_follows_slow_drift():
+    rng = np.random.default_rng(1)
+    n = 2000
+    drift = np.linspace(100, 160, n)  # a slow rise is not a spike
+    values = drift + rng.normal(0, 1, n)
+    values[1500:1510] += 40
+    series = pl.DataFrame({"ts": [T0 + STEP * i for i in range(n)], "value": values}).with_columns(
+        pl.col("ts").dt.cast_time_unit("us")
+    )
+    baseline = TimeWindow(start=T0, end=T0 + STEP * 300)
+    found = detect_intervals(series, "both", baseline, DEFAULT_CONFIG)
+    assert found.height == 1
+    assert found.item(0, "start") == T0 + STEP * 1500
+    assert found.item(0, "direction") == "up"
+
+
+def test_robust_scale_is_floored_for_flat_series():
+    assert robust_scale(np.full(100, 16.0), 16.0) == 0.16
+    assert robust_scale(np.zeros(10), 0.0) == 1e-12
+
+
+def _fleet(tmp_path, n_hosts=20, n=240):
+    """A bring-up: two hosts never up, one lost mid-window, two with x4 links, one slow CPU."""
+    frames = []
+    for h in range(n_hosts):
+        node = f"h{h:02d}"
+        up = np.ones(n)
+        if h in (0, 1):
+            up[:] = 0
+        if h == 2:
+            up[120:] = 0
+        frames.append(samples("up", up, node, job="node"))
+        if h in (0, 1):
+            continue
+        for gpu in range(2):
+            width = 4.0 if (h, gpu) in {(5, 1), (9, 0)} else 16.0
+            frames.append(
+                samples("DCGM_FI_DEV_PCIE_LINK_WIDTH", np.full(n, width), node, gpu=str(gpu))
+            )
+        hz = 2.0e9 if h == 7 else 3.5e9 + (h % 3) * 1e7
+        frames.append(samples("node_cpu_scaling_frequency_hertz", np.full(n, hz), node, cpu="0"))
+        flaps = np.cumsum(np.where(np.arange(n) % 20 == 0, 1.0, 0.0)) if h == 11 else np.zeros(n)
+        frames.append(
+            samples("node_infiniband_link_downed_total", flaps, node, device="mlx5_0", port="1")
+        )
+    return write_incident(tmp_path, frames, hours=2, primary="node_up", nodes=n_hosts)
+
+
+def test_failure_rates_and_outlier_hosts(tmp_path):
+    root = _fleet(tmp_path)
+    signals = ["node_up", "pcie_link_width", "cpu_freq", "ib_port_errors"]
+    findings = investigate(root, signals=signals).analysis.findings
+    by = {(f.kind, f.signal, f.start == T0): f for f in findings}
+    never = by[("failure_rate", "node_up", True)]
+    assert never.hosts == ["h00", "h01"]
+    assert never.value == 0.1
+    lost = next(f for f in findings if f.kind == "failure_rate" and f.hosts == ["h02"])
+    assert lost.start == T0 + STEP * 120
+    assert by[("outlier_host", "pcie_link_width", True)].hosts == ["h05", "h09"]
+    assert by[("outlier_host", "cpu_freq", True)].hosts == ["h07"]
+    assert by[("outlier_host", "ib_port_errors", True)].hosts == ["h11"]
+
+
+def test_trend_and_level_shift(tmp_path):
+    rng = np.random.default_rng(2)
+    n = 720
+    loader = np.linspace(0.05, 0.25, n) + rng.normal(0, 0.005, n)
+    util = np.full(n, 95.0) + rng.normal(0, 0.5, n)
+    util[400:] = 70 + rng.normal(0, 0.5, n - 400)
+    root = write_incident(
+        tmp_path,
+        [
+            samples("trainer_dataloader_seconds", loader),
+            samples("trainer_tokens_per_second", np.full(n, 1000.0) + rng.normal(0, 5, n)),
+            samples("DCGM_FI_DEV_GPU_UTIL", util, gpu="0"),
+        ],
+    )
+    findings = investigate(
+        root, signals=["throughput", "dataloader_time", "gpu_util"]
+    ).analysis.findings
+    trend = next(f for f in findings if f.kind == "trend" and f.signal == "dataloader_time")
+    assert trend.value > 0.2
+    shift = next(f for f in findings if f.kind == "level_shift" and f.signal == "gpu_util")
+    assert abs(shift.start - (T0 + STEP * 400)) <= timedelta(minutes=5)
+    assert -0.3 < shift.magnitude < -0.2

@@ -1,0 +1,212 @@
+"""The workbook as users run it: papermill on real kernels, asserting on what it wrote."""
+
+import json
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+import yaml
+
+from conftest import REPO
+from incidentbook.notebook.runner import SecretParameter, WorkbookFailed, regen, run_workbook
+from incidentbook.record.store import load_record
+
+INCIDENTS = REPO / "data" / "incidents"
+EXE = Path(sys.executable).with_name("incidentbook")
+
+
+@pytest.fixture(scope="module")
+def smollm3_run(tmp_path_factory):
+    out = tmp_path_factory.mktemp("smollm3")
+    return run_workbook(INCIDENTS / "smollm3-storage", out)
+
+
+@pytest.fixture(scope="module")
+def imbue_run(tmp_path_factory):
+    out = tmp_path_factory.mktemp("imbue")
+    return run_workbook(INCIDENTS / "imbue-bringup", out)
+
+
+def test_smollm3_record_tells_the_story_from_the_data(smollm3_run):
+    record = load_record(smollm3_run.case)
+    ev = record.evidence
+    drops = [f for f in ev.findings if f.kind == "drop" and f.signal == "throughput"]
+    assert len(drops) == 7
+    assert ev.correlations[0].signal == "disk_read_latency"
+    assert "storage" in record.components
+    assert "throughput-drop" in record.symptom_tags
+    assert record.root_causes == ["unknown"]
+    assert {"symptoms", "detection", "components"} <= set(record.drafted)
+    assert record.symptoms.startswith("Draft from the data")
+    assert ev.charts[0].path == "charts/story.svg"
+    for chart in ev.charts:
+        assert (smollm3_run.case.parent / chart.path).read_text().startswith("<svg")
+
+
+def test_report_is_self_contained_and_marks_drafts(smollm3_run):
+    page = smollm3_run.report.read_text()
+    head = page.split("<body>", 1)[0]
+    assert "http" not in head  # no stylesheet or script fetched
+    assert "<script" not in page
+    assert page.count("<svg") >= 3  # charts inlined, not linked
+    assert "draft-badge" in page
+    assert 'src="charts/' not in page
+
+
+def test_executed_notebook_is_small_and_keeps_its_parameters(smollm3_run):
+    size = smollm3_run.notebook.stat().st_size
+    assert size < 3 * 2**20
+    notebook = json.loads(smollm3_run.notebook.read_text())
+    injected = [
+        c for c in notebook["cells"] if "injected-parameters" in c["metadata"].get("tags", [])
+    ]
+    assert injected and "smollm3-storage" in "".join(injected[0]["source"])
+
+
+def test_imbue_record_names_failing_hosts_and_signatures(imbue_run):
+    truth = json.loads((INCIDENTS / "imbue-bringup" / "truth.json").read_text())
+    record = load_record(imbue_run.case)
+    signatures = {s.id: s for s in record.evidence.log_signatures}
+    downtrained = {d["host"] for d in truth["planted"]["downtrained"]}
+    assert set(signatures["pcie-link-downtrained"].hosts) == downtrained
+    never = next(
+        f for f in record.evidence.findings if f.kind == "failure_rate" and "never" in f.summary
+    )
+    assert len(never.hosts) == len(truth["planted"]["failed_hosts"])
+    assert "pcie-link-downtrained" in record.symptom_tags
+    assert "hosts-fail-to-boot" in record.symptom_tags
+
+
+def test_a_failing_cell_is_named_and_the_partial_notebook_kept(tmp_path):
+    with pytest.raises(WorkbookFailed) as info:
+        run_workbook(INCIDENTS / "smollm3-storage", tmp_path, parameters={"signal_pack": "nope"})
+    message = str(info.value)
+    assert "failed in cell" in message
+    assert "wb.load(" in message or "SignalPackError" in message
+    assert "no signal pack 'nope'" in message
+    assert info.value.notebook.exists()
+
+
+def test_credentials_are_refused_as_parameters(tmp_path):
+    with pytest.raises(SecretParameter, match="environment"):
+        run_workbook(INCIDENTS / "smollm3-storage", tmp_path, parameters={"api_token": "x"})
+    result = subprocess.run(
+        [
+            str(EXE),
+            "run",
+            str(INCIDENTS / "smollm3-storage"),
+            "-p",
+            "password",
+            "x",
+            "--out",
+            str(tmp_path),
+        ],
+        capture_output=True,
+        text=True,
+        check=False,
+    )
+    assert result.returncode == 2
+    assert "credential" in result.stderr
+    assert not (tmp_path / "incident.ipynb").exists()
+
+
+def _copy(name: str, root: Path) -> Path:
+    target = root / name
+    shutil.copytree(INCIDENTS / name, target)
+    return target
+
+
+def test_regen_keeps_a_persons_words_and_survives_a_broken_incident(tmp_path):
+    incidents = tmp_path / "incidents"
+    smollm3 = _copy("smollm3-storage", incidents)
+    (smollm3 / "case.yaml").write_text(
+        yaml.safe_dump(
+            {
+                "trigger": "Launching the full run: 24 TB on WekaFS and the real step count.",
+                "root_causes": ["shared-filesystem-capacity", "dataloader-scaling-bug"],
+            }
+        )
+    )
+    broken = incidents / "broken"
+    broken.mkdir()
+    (broken / "incident.yaml").write_text("id: broken\ntitle: t\nwindow: {start: 2025-01-01}\n")
+    out = tmp_path / "out"
+
+    first = regen([incidents], out, jobs=2)
+    by_name = {o.incident.name: o for o in first}
+    assert by_name["smollm3-storage"].ok
+    assert not by_name["broken"].ok
+    assert "incident.yaml" in by_name["broken"].error
+
+    case = out / "smollm3-storage" / "case.json"
+    record = load_record(case)
+    assert record.trigger.startswith("Launching the full run")
+    assert record.root_causes == ["shared-filesystem-capacity", "dataloader-scaling-bug"]
+    assert "trigger" not in record.drafted and "root_causes" not in record.drafted
+
+    # A person edits the generated case.json: lessons and their own timeline entry.
+    data = json.loads(case.read_text())
+    data["lessons"] = (
+        "Keep 20% free on the shared filesystem; watch read latency, not only throughput."
+    )
+    data["symptoms"] = "Throughput fell in sharp drops within hours of launch."
+    data["drafted"] = [f for f in data["drafted"] if f != "symptoms"]
+    data["evidence"]["timeline"].append(
+        {
+            "at": "2025-03-14T09:30:00Z",
+            "text": "On-call paged the storage team.",
+            "source": "person",
+        }
+    )
+    case.write_text(json.dumps(data))
+
+    second = regen([smollm3], out, jobs=1)
+    assert all(o.ok for o in second)
+    again = load_record(case)
+    assert again.lessons == data["lessons"]
+    assert again.symptoms == data["symptoms"]
+    assert again.trigger == record.trigger
+    assert any(
+        e.source == "person" and e.text.startswith("On-call") for e in again.evidence.timeline
+    )
+    assert again.evidence.correlations[0].signal == "disk_read_latency"
+
+
+def test_regen_cli_exit_status_and_summary(tmp_path):
+    incidents = tmp_path / "incidents"
+    _copy("smollm3-storage", incidents)
+    bad = incidents / "bad"
+    bad.mkdir()
+    (bad / "incident.yaml").write_text("not: [valid\n")
+    result = subprocess.run(
+        [str(EXE), "regen", str(incidents), "--out", str(tmp_path / "out"), "-j", "2"],
+        capture_output=True,
+        text=True,
+        check=False,
+    )
+    assert result.returncode == 1
+    assert "1 succeeded, 1 failed" in result.stderr
+    assert "smollm3-storage" in result.stdout and "failed" in result.stdout
+
+
+def test_one_kept_kernel_serves_several_incidents_without_leaking(tmp_path):
+    incidents = tmp_path / "incidents"
+    _copy("smollm3-storage", incidents)
+    _copy("imbue-bringup", incidents)
+    outcomes = regen([incidents], tmp_path / "out", jobs=1, reuse_kernels=True)
+    assert all(o.ok for o in outcomes), [o.error for o in outcomes]
+    imbue = load_record(tmp_path / "out" / "imbue-bringup" / "case.json")
+    smollm3 = load_record(tmp_path / "out" / "smollm3-storage" / "case.json")
+    assert imbue.id == "imbue-bringup" and smollm3.id == "smollm3-storage"
+    assert smollm3.evidence.correlations[0].signal == "disk_read_latency"
+    assert any(
+        f.kind == "failure_rate" and "never came up" in f.summary for f in imbue.evidence.findings
+    )
+    assert not any("never came up" in f.summary for f in smollm3.evidence.findings)
+    notebook = json.loads((tmp_path / "out" / "smollm3-storage" / "incident.ipynb").read_text())
+    injected = [
+        c for c in notebook["cells"] if "injected-parameters" in c["metadata"].get("tags", [])
+    ]
+    assert "smollm3-storage" in "".join(injected[0]["source"])

@@ -1,0 +1,184 @@
+from datetime import timedelta
+
+import numpy as np
+import polars as pl
+import pytest
+from incidents import T0, samples, write_incident
+
+from incidentbook.investigation import WindowError, make_window
+from incidentbook.metrics.signals import SignalPackError, load_pack
+from incidentbook.sources.folder import (
+    FolderSource,
+    MetricsError,
+    NoDataError,
+    _scan_parquet,
+    open_source,
+)
+from incidentbook.window import TimeWindow
+
+PACK = load_pack()
+
+
+def window(hours_from: float, hours_to: float) -> TimeWindow:
+    return TimeWindow(start=T0 + timedelta(hours=hours_from), end=T0 + timedelta(hours=hours_to))
+
+
+def load(root, signals=("throughput",), w=None):
+    return FolderSource(root).metrics(w or window(0, 6), [PACK.get(s) for s in signals])
+
+
+def test_window_and_metrics_are_pushed_down(tmp_path):
+    root = write_incident(
+        tmp_path,
+        [
+            samples("trainer_tokens_per_second", np.arange(720.0)),
+            samples("node_load1", np.ones(720)),
+        ],
+    )
+    got = load(root, w=window(1, 2)).frame
+    assert got.get_column("signal").unique().to_list() == ["throughput"]
+    assert got.height == 120
+    assert got.get_column("ts").min() == T0 + timedelta(hours=1)
+    assert got.get_column("ts").max() < T0 + timedelta(hours=2)
+    # The window must reach the Parquet scan itself, so row groups outside it are skipped.
+    plan = _scan_parquet(
+        root / "metrics" / "metrics.parquet", window(1, 2), [PACK.get("throughput")]
+    )
+    scan = plan.explain().split("Parquet SCAN", 1)[1]
+    assert 'col("timestamp") >=' in scan
+    assert 'col("metric").is_in' in scan
+
+
+def test_counter_ratio_is_latency_and_survives_a_reset(tmp_path):
+    reads = np.cumsum(np.full(100, 1000.0))
+    read_time = np.cumsum(np.full(100, 2.0))  # 2 ms per read
+    reads[50:] -= reads[49]  # exporter restarted: counters start again from zero
+    read_time[50:] -= read_time[49]
+    root = write_incident(
+        tmp_path,
+        [
+            samples("node_disk_reads_completed_total", reads, device="sda"),
+            samples("node_disk_read_time_seconds_total", read_time, device="sda"),
+        ],
+    )
+    values = load(root, ["disk_read_latency"]).frame.get_column("value")
+    assert values.len() == 99
+    assert np.allclose(values.to_numpy(), 0.002)
+
+
+def test_duplicates_are_dropped_and_counted_and_gaps_reported(tmp_path):
+    good = samples("trainer_tokens_per_second", np.full(200, 100.0))
+    gappy = good.filter((pl.int_range(pl.len()) < 80) | (pl.int_range(pl.len()) >= 120))
+    root = write_incident(tmp_path, [gappy, gappy.head(10)])
+    metrics = load(root)
+    assert metrics.report.duplicates_dropped == 10
+    assert metrics.frame.height == 160
+    (gap,) = metrics.report.gaps
+    assert gap["end"] - gap["start"] == timedelta(seconds=30 * 41)
+    assert any("gaps in series (not interpolated)" in n for n in metrics.report.notes())
+
+
+def test_csv_with_offsets_and_epoch_seconds(tmp_path):
+    root = write_incident(tmp_path)
+    (root / "metrics" / "a.csv").write_text(
+        "timestamp,metric,value,node\n"
+        "2025-03-14T08:00:00Z,trainer_tokens_per_second,1,n0\n"
+        "2025-03-14T10:00:30+02:00,trainer_tokens_per_second,2,n0\n"
+    )
+    (root / "metrics" / "b.csv").write_text(
+        f"timestamp,metric,value,node\n{T0.timestamp() + 60:.0f},trainer_tokens_per_second,3,n0\n"
+    )
+    frame = load(root).frame.sort("ts")
+    assert frame.get_column("value").to_list() == [1.0, 2.0, 3.0]
+    assert frame.get_column("ts").to_list()[1] == T0 + timedelta(seconds=30)
+
+
+def test_openmetrics_text_with_timestamps(tmp_path):
+    root = write_incident(tmp_path)
+    t = T0.timestamp()
+    (root / "metrics" / "export.om").write_text(
+        "# HELP node_load1 1m load average.\n# TYPE node_load1 gauge\n"
+        f'node_load1{{node="n1",instance="n1:9100"}} 0.5 {t:.0f}\n'
+        f'node_load1{{node="n1",instance="n1:9100"}} 0.7 {t + 30:.0f}\n'
+        "# EOF\n"
+    )
+    frame = load(root, ["load"]).frame
+    assert frame.get_column("value").to_list() == [0.5, 0.7]
+    assert frame.get_column("node").unique().to_list() == ["n1"]
+
+
+@pytest.mark.parametrize(
+    ("name", "content", "words"),
+    [
+        (
+            "bad.csv",
+            "time,metric,value\n2025-03-14T08:00:00Z,x,1\n",
+            "column 'timestamp' is missing",
+        ),
+        ("naive.csv", "timestamp,metric,value\n2025-03-14T08:00:00,x,1\n", "has no UTC offset"),
+        ("broken.parquet", "PAR1 this is not parquet", "cannot be read as parquet"),
+        ("odd.om", "node_load1 1\n", "not OpenMetrics samples with timestamps"),
+    ],
+)
+def test_bad_files_name_the_file_and_the_fault(tmp_path, name, content, words):
+    root = write_incident(tmp_path)
+    (root / "metrics" / name).write_text(content)
+    with pytest.raises(MetricsError) as info:
+        load(root, ["load"])
+    assert name in str(info.value)
+    assert words in str(info.value)
+
+
+def test_naive_parquet_timestamps_are_refused(tmp_path):
+    frame = samples("node_load1", np.ones(5)).with_columns(
+        pl.col("timestamp").dt.replace_time_zone(None)
+    )
+    root = write_incident(tmp_path, [frame])
+    with pytest.raises(MetricsError, match="no time zone"):
+        load(root, ["load"])
+
+
+def test_no_data_in_the_window_says_what_the_files_cover(tmp_path):
+    root = write_incident(tmp_path, [samples("trainer_tokens_per_second", np.ones(10))])
+    with pytest.raises(
+        NoDataError, match="the files cover 2025-03-14T08:00:00Z to 2025-03-14T08:04:30Z"
+    ):
+        load(root, w=window(24, 25))
+
+
+def test_a_signal_without_data_is_reported_not_dropped(tmp_path):
+    root = write_incident(tmp_path, [samples("trainer_tokens_per_second", np.ones(10))])
+    metrics = load(root, ["throughput", "gpu_util"])
+    assert "gpu_util" in metrics.report.missing_signals
+    assert any("DCGM_FI_DEV_GPU_UTIL" in n for n in metrics.report.notes())
+
+
+def test_unknown_signal_lists_the_known_ones():
+    with pytest.raises(SignalPackError, match=r"known signals: .*disk_read_latency"):
+        PACK.get("disk_latency")
+
+
+def test_pack_overrides_replace_fields():
+    pack = load_pack("default", {"throughput": {"metric": "my_tokens_per_second"}})
+    assert pack.get("throughput").metric == "my_tokens_per_second"
+    assert pack.get("throughput").aggregate == "sum"
+
+
+@pytest.mark.parametrize(
+    ("start", "end", "words"),
+    [
+        ("2025-03-14T12:00:00Z", "2025-03-14T10:00:00Z", "start must come before the end"),
+        ("2025-03-14T12:00:00", "2025-03-14T13:00:00Z", "has no UTC offset"),
+        ("yesterday", "2025-03-14T13:00:00Z", "start"),
+    ],
+)
+def test_bad_windows_are_sentences(start, end, words):
+    with pytest.raises(WindowError, match=words):
+        make_window(start, end)
+
+
+def test_source_registry_by_scheme(tmp_path):
+    root = write_incident(tmp_path, [samples("node_load1", np.ones(5))])
+    assert isinstance(open_source(f"file://{root}"), FolderSource)
+    with pytest.raises(Exception, match="no source for 'gopher'"):
+        open_source("gopher://x")
