@@ -1,1 +1,41 @@
 """The case record: its model, the taxonomy, reading and writing, drafting, similar cases."""
+
+from incidentbook.record.model import (
+    NARRATIVE_FIELDS,
+    SCHEMA_VERSION,
+    ActionItem,
+    CaseRecord,
+    ChartFile,
+    Correlation,
+    Evidence,
+    FacetIds,
+    Finding,
+    FindingKind,
+    LogSignature,
+    Occurrence,
+    PartialDate,
+    Reference,
+    Scale,
+    TimelineEvent,
+    schema,
+)
+
+__all__ = [
+    "NARRATIVE_FIELDS",
+    "SCHEMA_VERSION",
+    "ActionItem",
+    "CaseRecord",
+    "ChartFile",
+    "Correlation",
+    "Evidence",
+    "FacetIds",
+    "Finding",
+    "FindingKind",
+    "LogSignature",
+    "Occurrence",
+    "PartialDate",
+    "Reference",
+    "Scale",
+    "TimelineEvent",
+    "schema",
+]
