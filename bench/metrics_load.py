@@ -74,7 +74,7 @@ def _work(kind: str, folder: Path, hours: float) -> dict:
         count = len(rows)
     else:
         loaded = FolderSource(IncidentFolder(folder)).metrics(window, wanted)
-        count = loaded.report.rows_read
+        count = loaded.receipt.rows_read
         if kind == "analysis":
             analyze(loaded, {s.name: s for s in wanted}, "throughput")
     seconds = time.perf_counter() - began

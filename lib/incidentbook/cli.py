@@ -182,9 +182,9 @@ def _analysis_json(inv) -> dict:
         "window": analysis.window.model_dump(mode="json"),
         "baseline": analysis.baseline.model_dump(mode="json"),
         "primary_signal": analysis.primary,
-        "findings": [f.model_dump(mode="json") for f in analysis.findings],
+        "findings": [f.model_dump(mode="json") for f in inv.findings],
         "correlations": [c.model_dump(mode="json") for c in analysis.correlations],
-        "notes": analysis.notes,
+        "notes": inv.notes,
         "logs": _logs_json(inv),
     }
 
@@ -199,7 +199,7 @@ def _jsonable(value: object) -> str:
 def _logs_json(inv) -> dict | None:
     if inv.logs is None:
         return None
-    report = inv.log_report
+    report = inv.log_receipt
     return {
         "lines_read": report.lines_read,
         "in_window": report.in_window,

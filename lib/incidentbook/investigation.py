@@ -1,53 +1,47 @@
-"""The stages in order, for one incident: window -> source -> signal frames -> analysis,
-and logs -> signatures and templates -> log findings.
+"""One incident, stage by stage: window -> sources -> metrics analysis, and logs ->
+signatures and templates -> log findings. `investigate` runs them; the workbook, the
+CLI and a user's script call it.
 
-The workbook and the CLI call these; each stage lives in its own module.
+Each stage's result is frozen as it comes out (Analysis, LogAnalysis); Investigation
+holds them side by side and merges what readers want merged (findings in time order,
+the notes), so no stage edits another's result.
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass
 from datetime import datetime
+from functools import cached_property
 from pathlib import Path
 
-from pydantic import ValidationError
-
-import incidentbook.sources.prometheus  # noqa: F401  (registers the prometheus+http(s) sources)
-from incidentbook.errors import IncidentbookError
 from incidentbook.incident import IncidentFolder, IncidentSpec
 from incidentbook.logs.analysis import LogAnalysis, analyze_logs
-from incidentbook.logs.read import LogReport, read_logs
+from incidentbook.logs.read import LogReceipt
 from incidentbook.logs.signatures import load_catalog
-from incidentbook.metrics.analysis import DEFAULT_CONFIG, Analysis, AnalysisConfig, analyze
+from incidentbook.metrics.analysis import (
+    DEFAULT_CONFIG,
+    Analysis,
+    AnalysisConfig,
+    analyze,
+    findings_frame,
+)
+from incidentbook.metrics.data import Metrics
 from incidentbook.metrics.signals import SignalPack, load_pack
-from incidentbook.sources.folder import FolderSource, Metrics, open_source
-from incidentbook.window import TimeWindow
+from incidentbook.record.model import Finding
+from incidentbook.sources.base import Source, open_source
+from incidentbook.sources.folder import FolderSource
+from incidentbook.window import TimeWindow, WindowError, make_window
+
+__all__ = ["Investigation", "WindowError", "investigate", "investigate_logs", "make_window"]
 
 
-class WindowError(IncidentbookError):
-    """A window given on the command line or as a parameter that is not usable."""
-
-
-def make_window(start: str | datetime, end: str | datetime, what: str = "window") -> TimeWindow:
-    """A validated window from RFC 3339 strings, with a sentence for what is wrong."""
-    try:
-        return TimeWindow(start=start, end=end)
-    except ValidationError as exc:
-        reasons = []
-        for err in exc.errors():
-            field = ".".join(str(p) for p in err["loc"]) or what
-            msg = err["msg"].removeprefix("Value error, ")
-            if err["type"] == "timezone_aware":
-                msg = "has no UTC offset; write RFC 3339 with an offset, e.g. 2025-03-14T08:00:00Z"
-            reasons.append(f"{field} {msg}" if err["loc"] else msg)
-        raise WindowError(f"the {what} is not usable: " + "; ".join(reasons)) from None
-
-
-@dataclass
+@dataclass(frozen=True)
 class Investigation:
-    """One incident's spec, signals, metrics, logs and analysis.
+    """One incident's spec and signals, and what each stage found.
 
-    `analysis.findings` holds the metric and the log findings together, sorted by time.
+    `analysis` is the metrics stage's result, `logs` the logs stage's (None when the
+    incident has no logs or they were not asked for), `log_receipt` how its lines were
+    read. `findings` and `notes` are both stages' together.
     """
 
     folder: IncidentFolder
@@ -56,33 +50,69 @@ class Investigation:
     metrics: Metrics
     analysis: Analysis
     logs: LogAnalysis | None = None
-    log_report: LogReport | None = None
+    log_receipt: LogReceipt | None = None
     source: str | None = None  # where the metrics came from, when not the folder
 
+    @cached_property
+    def findings(self) -> list[Finding]:
+        """The metric and the log findings, in time order."""
+        found = [*self.analysis.findings, *(self.logs.findings if self.logs else [])]
+        return sorted(found, key=lambda f: (f.start, f.kind, f.signal, f.end))
 
-def _has_logs(folder: IncidentFolder) -> bool:
-    return folder.logs_dir.is_dir() and any(p.is_file() for p in folder.logs_dir.rglob("*"))
+    @cached_property
+    def notes(self) -> list[str]:
+        """What a reader should know about the data: the metrics', then the logs'."""
+        logs = self.log_receipt.notes() if self.log_receipt is not None else []
+        return [*self.analysis.notes, *logs]
+
+    @property
+    def window(self) -> TimeWindow:
+        return self.analysis.window
+
+    @property
+    def baseline(self) -> TimeWindow:
+        return self.analysis.baseline
+
+    def findings_frame(self):
+        """The findings as a polars frame (kind, signal, start, end, magnitude, ...)."""
+        return findings_frame(self.findings)
+
+    @property
+    def log_report(self) -> LogReceipt | None:
+        """`log_receipt`'s name before 0.2."""
+        return self.log_receipt
 
 
 def investigate_logs(
-    folder: IncidentFolder,
+    folder: IncidentFolder | Source,
     window: TimeWindow,
     baseline: TimeWindow | None,
     signatures: str | Path | None = None,
-) -> tuple[LogAnalysis, LogReport]:
-    """Read the logs of the baseline and the window, then match, mine and count them."""
+    *,
+    hosts_total: int | None = None,
+) -> tuple[LogAnalysis, LogReceipt] | None:
+    """Read the logs of the baseline and the window, then match, mine and count them;
+    None when the source has no logs."""
+    source = FolderSource(folder) if isinstance(folder, IncidentFolder) else folder
+    if hosts_total is None and isinstance(source, FolderSource):
+        hosts_total = source.folder.spec.cluster.nodes
     span = TimeWindow(
         start=min(window.start, baseline.start) if baseline else window.start, end=window.end
     )
-    logs = read_logs(folder.logs_dir, span)
-    result = analyze_logs(
-        logs.frame,
-        window,
-        baseline,
-        load_catalog(signatures),
-        hosts_total=folder.spec.cluster.nodes,
-    )
-    return result, logs.report
+    logs = source.logs(span)
+    if logs is None:
+        return None
+    result = analyze_logs(logs.frame, window, baseline, load_catalog(signatures), hosts_total)
+    return result, logs.receipt
+
+
+def _first(sources: list[Source], ask) -> object | None:
+    """The first source's answer that is not None: a source that has none passes."""
+    for source in sources:
+        got = ask(source)
+        if got is not None:
+            return got
+    return None
 
 
 def investigate(
@@ -99,9 +129,10 @@ def investigate(
 ) -> Investigation:
     """Load an incident folder's window, metrics and logs, and analyse them.
 
-    `source` (a URI such as `prometheus+http://host:9090`) takes the metrics from a
-    server instead of the folder, with the cluster's label selectors from incident.yaml;
-    the folder still gives the incident's description and its logs.
+    `source` (a URI such as `prometheus+http://host:9090`) is asked first, with the
+    cluster's label selectors from incident.yaml; the folder is asked for what that
+    source has none of (a Prometheus server has metrics, so the logs come from the
+    folder). The folder always gives the incident's description.
     """
     folder = IncidentFolder(incident)
     spec = folder.spec
@@ -113,24 +144,24 @@ def investigate(
     if spec.primary_signal not in names:
         names = [spec.primary_signal, *names]
     wanted = [signal_pack.get(n) for n in names]
-    reader = (
-        FolderSource(folder)
-        if source is None
-        else open_source(source, selectors=spec.cluster.selectors)
-    )
-    metrics = reader.metrics(window, wanted)
+    sources: list[Source] = [FolderSource(folder)]
+    if source is not None:
+        sources.insert(0, open_source(source, selectors=spec.cluster.selectors))
+    metrics = _first(sources, lambda s: s.metrics(window, wanted))
     baseline = spec.baseline if spec.baseline and spec.baseline.start >= window.start else None
     result = analyze(
         metrics, {s.name: s for s in wanted}, spec.primary_signal, baseline=baseline, config=config
     )
-    log_analysis = log_report = None
-    if logs and _has_logs(folder):
-        log_analysis, log_report = investigate_logs(folder, window, result.baseline, signatures)
-        result.findings = sorted(
-            [*result.findings, *log_analysis.findings],
-            key=lambda f: (f.start, f.kind, f.signal, f.end),
+    log_analysis = log_receipt = None
+    if logs:
+        read = _first(
+            sources,
+            lambda s: investigate_logs(
+                s, window, result.baseline, signatures, hosts_total=spec.cluster.nodes
+            ),
         )
-        result.notes.extend(log_report.notes())
+        if read is not None:
+            log_analysis, log_receipt = read
     return Investigation(
-        folder, spec, signal_pack, metrics, result, log_analysis, log_report, source
+        folder, spec, signal_pack, metrics, result, log_analysis, log_receipt, source
     )

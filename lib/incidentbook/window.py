@@ -4,7 +4,18 @@ from __future__ import annotations
 
 from datetime import UTC, datetime, timedelta
 
-from pydantic import AwareDatetime, BaseModel, ConfigDict, Field, field_validator, model_validator
+import polars as pl
+from pydantic import (
+    AwareDatetime,
+    BaseModel,
+    ConfigDict,
+    Field,
+    ValidationError,
+    field_validator,
+    model_validator,
+)
+
+from incidentbook.errors import IncidentbookError
 
 
 class TimeWindow(BaseModel):
@@ -35,3 +46,27 @@ class TimeWindow(BaseModel):
     @property
     def duration(self) -> timedelta:
         return self.end - self.start
+
+    def contains(self, column: str | pl.Expr = "ts") -> pl.Expr:
+        """The window as a polars predicate: `column` in [start, end)."""
+        ts = pl.col(column) if isinstance(column, str) else column
+        return (ts >= self.start) & (ts < self.end)
+
+
+class WindowError(IncidentbookError):
+    """A window given on the command line or as a parameter that is not usable."""
+
+
+def make_window(start: str | datetime, end: str | datetime, what: str = "window") -> TimeWindow:
+    """A validated window from RFC 3339 strings, with a sentence for what is wrong."""
+    try:
+        return TimeWindow(start=start, end=end)
+    except ValidationError as exc:
+        reasons = []
+        for err in exc.errors():
+            field = ".".join(str(p) for p in err["loc"]) or what
+            msg = err["msg"].removeprefix("Value error, ")
+            if err["type"] == "timezone_aware":
+                msg = "has no UTC offset; write RFC 3339 with an offset, e.g. 2025-03-14T08:00:00Z"
+            reasons.append(f"{field} {msg}" if err["loc"] else msg)
+        raise WindowError(f"the {what} is not usable: " + "; ".join(reasons)) from None

@@ -315,7 +315,7 @@ def test_empty_inputs_give_text_charts(smollm):
         correlations=[],
         cluster=analysis.cluster.filter(pl.col("signal") != "node_up"),
         intervals=analysis.intervals,
-        report=analysis.report,
+        receipt=analysis.receipt,
     )
     assert "no failure data" in _text_only(charts.failure_rate_chart(bare, None))
     assert "no other signal" in _text_only(charts.correlated_chart(bare, smollm.pack))

@@ -380,7 +380,7 @@ def test_mixed_trainer_file_inherits_timestamps(tmp_path):
     logs_dir = tmp_path / "logs"
     write(logs_dir, "trainer.log", text + "\n")
     logs = read_logs(logs_dir, window("2024-01-17T14:00:00Z", "2024-01-17T15:00:00Z"))
-    report, frame = logs.report, logs.frame.sort("line")
+    report, frame = logs.receipt, logs.frame.sort("line")
     assert report.files == {"trainer.log": "trainer"}
     assert report.unreadable == {NO_TIMESTAMP: 1}
     assert report.examples[NO_TIMESTAMP] == "trainer.log:1"
@@ -497,7 +497,7 @@ def test_host_from_folder_then_line_then_stem(tmp_path):
         "n3-dmesg.log": "n3-dmesg",
         "node8/kern.log.gz": "node8",
     }
-    assert logs.report.files["node8/kern.log.gz"] == "kernel-iso"
+    assert logs.receipt.files["node8/kern.log.gz"] == "kernel-iso"
 
 
 def test_window_is_half_open_and_counts_what_is_outside(tmp_path):
@@ -540,7 +540,7 @@ def test_formats_can_be_forced_by_glob(tmp_path):
         formats={"*/odd.txt": "kmsg"},
         boot_times={"n1": utc(2025, 1, 1)},
     )
-    assert logs.report.files == {"n1/odd.txt": "kmsg"}
+    assert logs.receipt.files == {"n1/odd.txt": "kmsg"}
     assert logs.frame.get_column("ts").unique().to_list() == [utc(2025, 1, 1, 0, 0, 1)]
     with pytest.raises(LogsError, match="not a known log format"):
         read_logs(root, WIDE, formats={"*": "klingon"})
@@ -573,7 +573,7 @@ def test_bad_content_is_counted_never_raised(tmp_path):
     write(root, "h/crlf.log", (ISO + "crlf one\r\n" + ISO + "crlf two\r\n").encode())
     write(root, "i/seps.log", ISO + "unit\x1fsep\x00nul\rcr and\ttab\n")
     logs = read_logs(root, window("2025-02-23T00:00Z", "2025-02-24T00:00Z"))
-    report, frame = logs.report, logs.frame
+    report, frame = logs.receipt, logs.frame
     assert report.files["d/empty.log"] == "empty"
     assert report.files["e/core.bin"] == "unknown"
     assert report.files["f/notes.txt"] == "unknown"
@@ -655,7 +655,7 @@ def test_bundled_incident_logs_read_completely():
     files = sorted(p for p in root.rglob("*") if p.is_file())
     expected_lines = sum(p.read_bytes().count(b"\n") for p in files)
     logs = read_logs(root, window("2024-05-20T14:00:00Z", "2024-05-20T18:30:00Z"))
-    report = logs.report
+    report = logs.receipt
     assert report.lines_read == expected_lines
     assert report.unreadable == {} and report.lost == 0
     assert report.in_window + report.outside_window + report.skipped == expected_lines
@@ -668,8 +668,8 @@ def test_bundled_incident_logs_read_completely():
 def test_bundled_trainer_log_is_nanotron():
     root = REPO / "data/incidents/smollm3-storage/logs"
     logs = read_logs(root, window("2025-03-14T00:00:00Z", "2025-03-15T00:00:00Z"))
-    assert logs.report.files["trainer.log"] == "nanotron"
-    assert logs.report.lost == 0
+    assert logs.receipt.files["trainer.log"] == "nanotron"
+    assert logs.receipt.lost == 0
     trainer = logs.frame.filter(pl.col("file") == "trainer.log")
     assert trainer.height == (root / "trainer.log").read_bytes().count(b"\n")
     assert trainer.get_column("host").unique().to_list() == ["ip-26-0-161-1"]

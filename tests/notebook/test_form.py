@@ -271,7 +271,7 @@ def test_autosave_waits_for_a_quiet_moment_on_the_kernels_loop(incident):
 
 def test_cited_findings_become_lines_of_detection(incident, investigation):
     case_path, record = incident
-    form = record_form(record, case_path, findings=investigation.analysis.findings)
+    form = record_form(record, case_path, findings=investigation.findings)
     finding, line, box = form.citations[4]
     assert line == cite_line(finding)
     assert finding.summary in line

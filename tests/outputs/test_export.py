@@ -9,7 +9,7 @@ import polars as pl
 
 from conftest import REPO, require_binary
 from incidentbook.outputs.export import export_openmetrics
-from incidentbook.sources.folder import _scan_openmetrics
+from incidentbook.sources.files import _scan_openmetrics
 
 SMOLLM3 = REPO / "data" / "incidents" / "smollm3-storage"
 EXE = Path(sys.executable).with_name("incidentbook")

@@ -172,12 +172,7 @@ def imbue_logs():
 
 
 def _signature_hosts(inv, key: str) -> set[str]:
-    return {
-        h
-        for f in inv.analysis.findings
-        if f.kind == "signature" and f.signal == key
-        for h in f.hosts
-    }
+    return {h for f in inv.findings if f.kind == "signature" and f.signal == key for h in f.hosts}
 
 
 def test_imbue_logs_name_the_broken_hosts_and_their_signatures(imbue_logs):
@@ -191,8 +186,8 @@ def test_imbue_logs_name_the_broken_hosts_and_their_signatures(imbue_logs):
     for xid in planted["xid"]:
         assert _signature_hosts(inv, f"nvidia-xid:{xid['code']}") == {xid["host"]}
     # every line was read, none was lost
-    assert inv.log_report.lines_read == inv.log_report.in_window + inv.log_report.outside_window
-    assert not inv.log_report.unreadable
+    assert inv.log_receipt.lines_read == inv.log_receipt.in_window + inv.log_receipt.outside_window
+    assert not inv.log_receipt.unreadable
 
 
 def test_imbue_log_rates_are_counted_per_host_and_bucket(imbue_logs):

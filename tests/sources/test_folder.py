@@ -5,16 +5,12 @@ import polars as pl
 import pytest
 from incidents import T0, samples, write_incident
 
-from incidentbook.investigation import WindowError, make_window
+from incidentbook.metrics.data import MetricsError, NoDataError
 from incidentbook.metrics.signals import SignalPackError, load_pack
-from incidentbook.sources.folder import (
-    FolderSource,
-    MetricsError,
-    NoDataError,
-    _scan_parquet,
-    open_source,
-)
-from incidentbook.window import TimeWindow
+from incidentbook.sources.base import open_source
+from incidentbook.sources.files import _scan_parquet
+from incidentbook.sources.folder import FolderSource
+from incidentbook.window import TimeWindow, WindowError, make_window
 
 PACK = load_pack()
 
@@ -71,11 +67,11 @@ def test_duplicates_are_dropped_and_counted_and_gaps_reported(tmp_path):
     gappy = good.filter((pl.int_range(pl.len()) < 80) | (pl.int_range(pl.len()) >= 120))
     root = write_incident(tmp_path, [gappy, gappy.head(10)])
     metrics = load(root)
-    assert metrics.report.duplicates_dropped == 10
+    assert metrics.receipt.duplicates_dropped == 10
     assert metrics.frame.height == 160
-    (gap,) = metrics.report.gaps
+    (gap,) = metrics.receipt.gaps
     assert gap["end"] - gap["start"] == timedelta(seconds=30 * 41)
-    assert any("gaps in series (not interpolated)" in n for n in metrics.report.notes())
+    assert any("gaps in series (not interpolated)" in n for n in metrics.receipt.notes())
 
 
 def test_csv_with_offsets_and_epoch_seconds(tmp_path):
@@ -149,8 +145,8 @@ def test_no_data_in_the_window_says_what_the_files_cover(tmp_path):
 def test_a_signal_without_data_is_reported_not_dropped(tmp_path):
     root = write_incident(tmp_path, [samples("trainer_tokens_per_second", np.ones(10))])
     metrics = load(root, ["throughput", "gpu_util"])
-    assert "gpu_util" in metrics.report.missing_signals
-    assert any("DCGM_FI_DEV_GPU_UTIL" in n for n in metrics.report.notes())
+    assert "gpu_util" in metrics.receipt.missing_signals
+    assert any("DCGM_FI_DEV_GPU_UTIL" in n for n in metrics.receipt.notes())
 
 
 def test_unknown_signal_lists_the_known_ones():

@@ -24,9 +24,11 @@ from servers import (
 from conftest import REPO, require_binary
 from incidentbook.incident import IncidentFolder
 from incidentbook.metrics.analysis import analyze
+from incidentbook.metrics.data import MetricsError, NoDataError
 from incidentbook.metrics.signals import load_pack
 from incidentbook.outputs.export import export_openmetrics
-from incidentbook.sources.folder import FolderSource, MetricsError, NoDataError, open_source
+from incidentbook.sources.base import open_source
+from incidentbook.sources.folder import FolderSource
 from incidentbook.sources.prometheus import (
     PrometheusError,
     PrometheusHTTPError,
@@ -106,13 +108,13 @@ def test_same_findings_as_the_folder(server, step, request, from_folder):
     metrics = source(url).metrics(SPEC.window, SIGNALS, step=step)
     got = analyze(metrics, PACK.signals, SPEC.primary_signal, baseline=SPEC.baseline)
 
-    tolerance = timedelta(seconds=metrics.report.step_seconds)
-    assert metrics.report.step_seconds == (step or 15)
+    tolerance = timedelta(seconds=metrics.receipt.step_seconds)
+    assert metrics.receipt.step_seconds == (step or 15)
     assert len(drops(expected)) == len(drops(got)) == 7
     for (s0, e0), (s1, e1) in zip(drops(expected), drops(got), strict=True):
         assert abs(s1 - s0) <= tolerance and abs(e1 - e0) <= tolerance
     assert got.correlations[0].signal == expected.correlations[0].signal == "disk_read_latency"
-    assert metrics.report.missing_signals.keys() == folder_metrics.report.missing_signals.keys()
+    assert metrics.receipt.missing_signals.keys() == folder_metrics.receipt.missing_signals.keys()
     assert metrics.frame.schema == folder_metrics.frame.schema
 
 
@@ -137,10 +139,10 @@ def test_chunked_pull_equals_the_unchunked_one(prom):
     wanted = [PACK.get(n) for n in ("throughput", "disk_read_latency", "gpu_util")]
     whole = source(prom).metrics(SPEC.window, wanted, step=STEP)
     chunked = source(prom, max_points=100, concurrency=4).metrics(SPEC.window, wanted, step=STEP)
-    assert whole.report.chunks == 3 and chunked.report.chunks == 3 * 8  # 720 points / 100
+    assert whole.receipt.chunks == 3 and chunked.receipt.chunks == 3 * 8  # 720 points / 100
     assert chunked.frame.equals(whole.frame)
-    assert chunked.report.rows_read == whole.report.rows_read
-    assert chunked.report.gaps == whole.report.gaps == []
+    assert chunked.receipt.rows_read == whole.receipt.rows_read
+    assert chunked.receipt.gaps == whole.receipt.gaps == []
     # Raw series too, with chunks that do not divide the window evenly.
     window = TimeWindow(start=SPEC.window.start, end=SPEC.window.start + timedelta(hours=1))
     raw = source(prom).query_range('DCGM_FI_DEV_GPU_UTIL{node="ip-26-0-161-1"}', window, 30)
@@ -219,10 +221,10 @@ def test_selectors_pick_the_cluster_and_a_signal_matching_nothing_is_missing(pro
     )
     assert metrics.frame.get_column("node").unique().to_list() == ["ip-26-0-161-1"]
     assert set(metrics.frame.get_column("signal").unique()) == {"throughput", "gpu_util"}
-    why = metrics.report.missing_signals["dataloader_time"]
+    why = metrics.receipt.missing_signals["dataloader_time"]
     assert 'trainer_dataloader_seconds{job="none",node="ip-26-0-161-1"}' in why
     assert 'selectors {node="ip-26-0-161-1"}' in why
-    assert any("dataloader_time" in n for n in metrics.report.notes())
+    assert any("dataloader_time" in n for n in metrics.receipt.notes())
 
 
 def test_signal_without_promql_is_named(prom):
@@ -289,7 +291,7 @@ def test_token_is_sent_and_never_shown(prom, monkeypatch, tmp_path):
     with FaultProxy(["pass"], upstream=prom) as proxy:
         got = source(proxy.url).metrics(SPEC.window, SIGNALS[:4])
     assert {s.headers["Authorization"] for s in proxy.queries} == {f"Bearer {token}"}
-    assert token not in repr(got.report) and not any(token in n for n in got.report.notes())
+    assert token not in repr(got.receipt) and not any(token in n for n in got.receipt.notes())
     # A server that echoes the header back in its error must not put it in our message.
     echo = [("status", 500, {}, f"bad auth header: Bearer {token}".encode())]
     with FaultProxy(echo) as proxy, pytest.raises(PrometheusError) as err:
@@ -339,8 +341,8 @@ def test_nan_only_series_are_a_missing_signal():
     with FaultProxy([("body", body), ("body", finite)]) as proxy:
         got = source(proxy.url, concurrency=1).metrics(SPEC.window, [*THROUGHPUT, PACK.get("load")])
     assert got.frame.select("signal", "value").rows() == [("load", 5.0)]
-    assert "only NaN or infinite values" in got.report.missing_signals["throughput"]
-    assert got.report.rows_read == 4
+    assert "only NaN or infinite values" in got.receipt.missing_signals["throughput"]
+    assert got.receipt.rows_read == 4
     with FaultProxy([("body", body)]) as proxy, pytest.raises(NoDataError):
         source(proxy.url).metrics(SPEC.window, THROUGHPUT)
 
@@ -357,7 +359,7 @@ def test_a_different_step_from_the_server_is_noted(prom):
     ).encode()
     with FaultProxy([("body", body)]) as proxy:
         got = source(proxy.url).metrics(SPEC.window, THROUGHPUT, step=STEP)
-    notes = " ".join(got.report.notes())
+    notes = " ".join(got.receipt.notes())
     assert "asked" in notes and "30 s step" in notes and "60 s apart" in notes
     assert "without a `node` label are named by `instance` (port removed)" in notes
     assert got.frame.get_column("node").unique().to_list() == ["ip-26-0-161-1"]
@@ -437,8 +439,6 @@ def test_parse_matrix_fast_path_matches_json():
 
 
 def test_registered_for_both_schemes():
-    import incidentbook.sources.prometheus  # noqa: F401  (registration is an import side effect)
-
     src = open_source("prometheus+https://mimir.example:443/prometheus/")
     assert isinstance(src, PrometheusSource) and src.url == "https://mimir.example:443/prometheus"
     assert open_source("prometheus+http://127.0.0.1:9090").url == "http://127.0.0.1:9090"

@@ -29,7 +29,7 @@ def bucket_for(window: TimeWindow, buckets: int = 60) -> timedelta:
     return NICE_BUCKETS[-1]
 
 
-@dataclass
+@dataclass(frozen=True)
 class LogAnalysis:
     matched: pl.DataFrame  # window lines with signature, key, xid, fields
     signatures: pl.DataFrame  # one row per signature key seen in the window

@@ -92,7 +92,7 @@ class LogsError(IncidentbookError):
 
 
 @dataclass
-class LogReport:
+class LogReceipt:
     """What reading found: every line is in the frame, outside the window, or counted here.
 
     `lines_read == in_window + outside_window + skipped + lost` where `lost` sums the
@@ -128,7 +128,7 @@ class LogReport:
         if example is not None:
             self.examples.setdefault(reason, example)
 
-    def merge(self, other: LogReport) -> None:
+    def merge(self, other: LogReceipt) -> None:
         self.files.update(other.files)
         self.lines_read += other.lines_read
         self.in_window += other.in_window
@@ -216,10 +216,15 @@ def _plural(n: int, noun: str) -> str:
 
 @dataclass
 class Logs:
-    """A window's log lines, with the report of how they were read."""
+    """A window's log lines, with the receipt of how they were read."""
 
     frame: pl.DataFrame
-    report: LogReport
+    receipt: LogReceipt
+
+    @property
+    def report(self) -> LogReceipt:
+        """The receipt's name before 0.2."""
+        return self.receipt
 
 
 # --- the registry -------------------------------------------------------------------
@@ -1196,7 +1201,7 @@ def _parse_group(
     files: list[_File],
     ctx: _Ctx,
     boot_times: dict[str, datetime],
-    report: LogReport,
+    report: LogReceipt,
 ) -> pl.DataFrame | None:
     lines = _split(files)
     if lines.height == 0:
@@ -1307,7 +1312,7 @@ def _read(
     window: TimeWindow,
     boot_times: dict[str, datetime] | None,
     assume_tz: str,
-) -> tuple[pl.DataFrame, LogReport]:
+) -> tuple[pl.DataFrame, LogReceipt]:
     try:
         ZoneInfo(assume_tz)
     except (ZoneInfoNotFoundError, ValueError):
@@ -1316,7 +1321,7 @@ def _read(
             "'UTC' or 'Europe/Paris'"
         ) from None
     ctx = _Ctx(window=window, tz=assume_tz)
-    report = LogReport(assume_tz=assume_tz)
+    report = LogReceipt(assume_tz=assume_tz)
     frames: list[pl.DataFrame] = []
     for batch in _batches(files):
         for f in batch:
@@ -1419,7 +1424,7 @@ def read_logs(
             )
         )
     frame, report = _read(files, window, boot_times, assume_tz)
-    return Logs(frame=frame, report=report)
+    return Logs(frame=frame, receipt=report)
 
 
 def read_log_file(
@@ -1430,7 +1435,7 @@ def read_log_file(
     boot_times: dict[str, datetime] | None = None,
     assume_tz: str = "UTC",
     format: str | None = None,
-) -> tuple[pl.DataFrame, LogReport]:
+) -> tuple[pl.DataFrame, LogReceipt]:
     """One log file: `host` (when given) is the host of every line, else each line's own
     host or the file's stem; `format` forces a registered format instead of detecting."""
     path = Path(path)
@@ -1440,9 +1445,13 @@ def read_log_file(
     return _read([f], window, boot_times, assume_tz)
 
 
+LogReport = LogReceipt
+"""The receipt's name before 0.2."""
+
 __all__ = [
     "LOG_SCHEMA",
     "LogFormat",
+    "LogReceipt",
     "LogReport",
     "Logs",
     "LogsError",

@@ -33,10 +33,10 @@ import polars as pl
 import ruptures
 from scipy import stats
 
+from incidentbook.metrics.data import Metrics, MetricsReceipt
 from incidentbook.metrics.frames import cluster_series
 from incidentbook.metrics.signals import Signal
 from incidentbook.record.model import Correlation, Finding
-from incidentbook.sources.folder import LoadReport, Metrics
 from incidentbook.window import TimeWindow
 
 MODIFIED_Z = 3.5
@@ -56,7 +56,7 @@ class AnalysisConfig:
 DEFAULT_CONFIG = AnalysisConfig()
 
 
-@dataclass
+@dataclass(frozen=True)
 class Analysis:
     """Everything the analysis found, in the shapes the workbook and the record need."""
 
@@ -67,8 +67,13 @@ class Analysis:
     correlations: list[Correlation]
     cluster: pl.DataFrame
     intervals: pl.DataFrame
-    report: LoadReport
+    receipt: MetricsReceipt
     notes: list[str] = field(default_factory=list)
+
+    @property
+    def report(self) -> MetricsReceipt:
+        """The receipt's name before 0.2."""
+        return self.receipt
 
     def findings_frame(self) -> pl.DataFrame:
         return findings_frame(self.findings)
@@ -687,7 +692,7 @@ def analyze(
     )
     tolerance = config.tolerance or max(timedelta(minutes=1), (step or timedelta(0)) * 2)
     correlations = correlate(intervals, primary, signals, tolerance) if intervals.height else []
-    notes = metrics.report.notes()
+    notes = metrics.receipt.notes()
     if primary not in cluster.get_column("signal").unique().to_list():
         notes.insert(0, f"the primary signal {primary!r} has no data in the window")
     return Analysis(
@@ -698,7 +703,7 @@ def analyze(
         correlations=correlations,
         cluster=cluster,
         intervals=intervals,
-        report=metrics.report,
+        receipt=metrics.receipt,
         notes=notes,
     )
 

@@ -95,9 +95,9 @@ def summary(inv: Investigation) -> Markdown:
     """The story in a few lines: what broke, what coincided, which hosts."""
     a = inv.analysis
     kinds: dict[str, int] = {}
-    for f in a.findings:
+    for f in inv.findings:
         kinds[f.kind] = kinds.get(f.kind, 0) + 1
-    primary = [f for f in a.findings if f.signal == a.primary and f.kind in {"drop", "spike"}]
+    primary = [f for f in inv.findings if f.signal == a.primary and f.kind in {"drop", "spike"}]
     causes = [c for c in a.correlations if inv.pack.signals[c.signal].role == "cause"]
     lines = [
         f"**{inv.spec.title}**, {a.window.start:%Y-%m-%d %H:%M} to {a.window.end:%H:%M} UTC "
@@ -110,7 +110,7 @@ def summary(inv: Investigation) -> Markdown:
         lines.append(
             f"- Best explanation in the data: **{causes[0].signal}**. {causes[0].explanation}"
         )
-    for f in a.findings:
+    for f in inv.findings:
         if f.kind == "failure_rate":
             lines.append(f"- {f.summary}.")
     lines.append(
@@ -120,7 +120,7 @@ def summary(inv: Investigation) -> Markdown:
 
 
 def findings_table(inv: Investigation) -> pl.DataFrame:
-    return inv.analysis.findings_frame().with_columns(
+    return inv.findings_frame().with_columns(
         pl.col("start").dt.strftime("%H:%M:%S"),
         pl.col("end").dt.strftime("%H:%M:%S"),
         pl.col("magnitude").round(3),
@@ -184,7 +184,7 @@ def worst_signals(inv: Investigation, most: int = 2) -> list[str]:
         if inv.pack.signals[c.signal].role == "cause" and inv.pack.signals[c.signal].per:
             names.append(c.signal)
             break
-    names += [f.signal for f in inv.analysis.findings if f.kind == "outlier_host"]
+    names += [f.signal for f in inv.findings if f.kind == "outlier_host"]
     return list(dict.fromkeys(names))[:most]
 
 
@@ -203,7 +203,7 @@ def host_heatmaps(inv: Investigation) -> alt.TopLevelMixin:
 
 
 def notes(inv: Investigation) -> Markdown:
-    items = inv.analysis.notes or ["nothing to report: every file and line was read"]
+    items = inv.notes or ["nothing to report: every file and line was read"]
     return Markdown("\n".join(f"- {n}" for n in items))
 
 
@@ -263,7 +263,7 @@ def form(inv: Investigation, record: CaseRecord):
     from incidentbook.notebook.form import record_form
 
     try:
-        return record_form(record, inv.folder.case_path, findings=inv.analysis.findings)
+        return record_form(record, inv.folder.case_path, findings=inv.findings)
     except IncidentbookError as exc:  # ipywidgets missing in a minimal install
         return Markdown(f"_The narrative form needs ipywidgets: {exc}_")
 

@@ -14,10 +14,10 @@ def print_analysis(inv, console: Console | None = None) -> None:
         f"[bold]{inv.spec.title}[/bold]  {analysis.window.start:%Y-%m-%d %H:%M} to "
         f"{analysis.window.end:%Y-%m-%d %H:%M} UTC, baseline until {analysis.baseline.end:%H:%M}"
     )
-    findings = Table(title=f"Findings ({len(analysis.findings)})", title_justify="left")
+    findings = Table(title=f"Findings ({len(inv.findings)})", title_justify="left")
     for column in ("kind", "signal", "start", "end", "change", "hosts"):
         findings.add_column(column, justify="right" if column in {"change", "hosts"} else "left")
-    for f in analysis.findings:
+    for f in inv.findings:
         findings.add_row(
             f.kind,
             f.signal,
@@ -37,5 +37,5 @@ def print_analysis(inv, console: Console | None = None) -> None:
         for c in analysis.correlations:
             table.add_row(c.signal, f"{c.score:.2f}", f"{c.lag_seconds:+.0f} s", c.explanation)
         console.print(table)
-    for note in analysis.notes:
+    for note in inv.notes:
         console.print(f"[yellow]note:[/yellow] {note}")

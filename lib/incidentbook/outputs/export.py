@@ -13,7 +13,8 @@ from pathlib import Path
 import polars as pl
 
 from incidentbook.incident import IncidentFolder
-from incidentbook.sources.folder import FolderSource, MetricsError
+from incidentbook.metrics.data import MetricsError
+from incidentbook.sources.folder import FolderSource
 from incidentbook.window import TimeWindow
 
 _NOT_LABELS = {"timestamp", "metric", "value"}

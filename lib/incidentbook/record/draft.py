@@ -14,12 +14,11 @@ over word for word, as are timeline events a person added.
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import yaml
 
 from incidentbook.errors import RecordFormatError
-from incidentbook.investigation import Investigation
 from incidentbook.paths import templates_dir
 from incidentbook.record.model import (
     NARRATIVE_FIELDS,
@@ -31,6 +30,9 @@ from incidentbook.record.model import (
     TimelineEvent,
 )
 from incidentbook.record.taxonomy import Taxonomy, load_taxonomy
+
+if TYPE_CHECKING:
+    from incidentbook.investigation import Investigation
 
 DRAFT_MARK = "Draft from the data, to be confirmed:"
 MAX_TIMELINE = 40
@@ -45,7 +47,7 @@ def draft_symptoms(inv: Investigation) -> str:
     primary = pack.signals.get(analysis.primary)
     label = primary.label.lower() if primary else analysis.primary
     anomalies = [
-        f for f in analysis.findings if f.signal == analysis.primary and f.kind in {"drop", "spike"}
+        f for f in inv.findings if f.signal == analysis.primary and f.kind in {"drop", "spike"}
     ]
     parts = []
     if anomalies:
@@ -64,14 +66,12 @@ def draft_symptoms(inv: Investigation) -> str:
     else:
         parts.append(f"No sharp anomaly of {label} was found in the window.")
     parts += [
-        f.summary + "."
-        for f in analysis.findings
-        if f.kind == "trend" and f.signal == analysis.primary
+        f.summary + "." for f in inv.findings if f.kind == "trend" and f.signal == analysis.primary
     ]
-    parts += [f.summary + "." for f in analysis.findings if f.kind == "failure_rate"]
+    parts += [f.summary + "." for f in inv.findings if f.kind == "failure_rate"]
     parts += [
         f.summary + "."
-        for f in analysis.findings
+        for f in inv.findings
         if f.kind == "outlier_host"
         and pack.signals.get(f.signal)
         and pack.signals[f.signal].role == "cause"
@@ -101,14 +101,14 @@ def _facet_ids(inv: Investigation, taxonomy: Taxonomy) -> tuple[list[str], list[
     symptoms: list[str] = []
     pack, analysis = inv.pack, inv.analysis
     primary = pack.signals.get(analysis.primary)
-    if primary and primary.symptom and any(f.signal == analysis.primary for f in analysis.findings):
+    if primary and primary.symptom and any(f.signal == analysis.primary for f in inv.findings):
         symptoms.append(primary.symptom)
     for c in analysis.correlations:
         signal = pack.signals[c.signal]
         if signal.role == "cause" and c.score >= 0.5:
             components += [signal.component] if signal.component else []
             symptoms += [signal.symptom] if signal.symptom else []
-    for f in analysis.findings:
+    for f in inv.findings:
         signal = pack.signals.get(f.signal)
         if (
             f.kind in {"outlier_host", "failure_rate", "trend"}
@@ -133,7 +133,7 @@ def draft_timeline(inv: Investigation) -> list[TimelineEvent]:
     analysis = inv.analysis
     events = [TimelineEvent(at=analysis.window.start, text="The incident window opens.")]
     seen: set[tuple[str, str]] = set()
-    for f in analysis.findings:
+    for f in inv.findings:
         first_of_kind = (f.kind, f.signal) not in seen
         seen.add((f.kind, f.signal))
         if f.signal == analysis.primary or f.kind in {"failure_rate", "signature", "level_shift"}:
@@ -173,7 +173,7 @@ def evidence_from(inv: Investigation, charts: list[ChartFile] | None = None) -> 
         window=inv.analysis.window,
         baseline=inv.analysis.baseline,
         source=inv.source or _source(inv.folder.path),
-        findings=inv.analysis.findings,
+        findings=inv.findings,
         correlations=inv.analysis.correlations,
         log_signatures=signatures,
         timeline=draft_timeline(inv),

@@ -63,23 +63,22 @@ import httpx
 import numpy as np
 import polars as pl
 
-from incidentbook.metrics.frames import SIGNAL_SCHEMA, UTC_US
-from incidentbook.metrics.signals import Signal
-from incidentbook.sources.folder import (
-    LoadReport,
+from incidentbook.metrics.data import (
     Metrics,
     MetricsError,
+    MetricsReceipt,
     NoDataError,
-    Source,
     find_gaps,
-    register,
 )
+from incidentbook.metrics.frames import SIGNAL_SCHEMA, UTC_US
+from incidentbook.metrics.signals import Signal
 from incidentbook.window import TimeWindow
 
 __all__ = [
     "PromQLError",
     "PrometheusError",
     "PrometheusHTTPError",
+    "PrometheusReceipt",
     "PrometheusReport",
     "PrometheusSource",
     "PrometheusTimeout",
@@ -433,8 +432,8 @@ def _spread(samples: pl.DataFrame, per_series: pl.DataFrame) -> pl.DataFrame:
 
 
 @dataclass
-class PrometheusReport(LoadReport):
-    """A load report with what only a server can tell: where, the step, the queries."""
+class PrometheusReceipt(MetricsReceipt):
+    """A metrics receipt with what only a server can tell: where, the step, the queries."""
 
     url: str = ""
     step_seconds: float = 0.0
@@ -726,13 +725,17 @@ class PrometheusSource:
             frame = frame.sort("series", "ts", maintain_order=True)
         return frame.drop("series")
 
+    def logs(self, window: TimeWindow) -> None:
+        """A metrics server has no logs (the incident folder's are read instead)."""
+        return None
+
     def metrics(
         self,
         window: TimeWindow,
         signals: list[Signal],
         step: float | timedelta | None = None,
     ) -> Metrics:
-        """The signals over the window, as the canonical signal frame and a load report."""
+        """The signals over the window, as the canonical signal frame and its receipt."""
         signals = list({s.name: s for s in signals}.values())
         step_s = (
             _seconds(step)
@@ -742,7 +745,7 @@ class PrometheusSource:
         step_ms = round(step_s * 1000)
         exprs = {s.name: render_promql(s, self.selectors, step_s) for s in signals}
         chunks = plan_chunks(window, step_s, self.max_points)
-        report = PrometheusReport(
+        receipt = PrometheusReceipt(
             files=[self.url],
             url=self.url,
             step_seconds=step_s,
@@ -758,24 +761,24 @@ class PrometheusSource:
         for task, (labels, samples, warned) in zip(tasks, results, strict=True):
             warnings.update(warned)
             if labels:
-                rows = self._rows(task.signal, labels, samples, ids, report)
+                rows = self._rows(task.signal, labels, samples, ids, receipt)
                 per_signal[task.signal].append(rows)
         by_name = {s.name: s for s in signals}
         frames, spacing = [], []
         for name, parts in per_signal.items():
             signal = by_name[name]
             if not parts:
-                report.missing_signals[name] = self._why_missing(exprs[name], "returned no series")
+                receipt.missing_signals[name] = self._why_missing(exprs[name], "returned no series")
                 continue
             rows = pl.concat(parts, how="vertical")
-            report.rows_read += rows.height
+            receipt.rows_read += rows.height
             rows = rows.filter(pl.col("value").is_finite())
             if rows.height == 0:
-                report.missing_signals[name] = self._why_missing(
+                receipt.missing_signals[name] = self._why_missing(
                     exprs[name], "returned only NaN or infinite values"
                 )
                 continue
-            self._check_series(signal, rows, report)
+            self._check_series(signal, rows, receipt)
             spacing.append(
                 rows.select(pl.col("ts").diff().over("series").dt.total_milliseconds())
                 .to_series()
@@ -807,10 +810,10 @@ class PrometheusSource:
             .cast(dict(SIGNAL_SCHEMA))
             .sort(["signal", "node", "gpu", "ts"], nulls_last=True)
         )
-        self._check_step(pl.concat(spacing), step_s, report)
-        report.gaps = find_gaps(frame)
-        report.source_notes.extend(f"the server warned: {w}" for w in sorted(warnings))
-        return Metrics(frame=frame, report=report, window=window)
+        self._check_step(pl.concat(spacing), step_s, receipt)
+        receipt.gaps = find_gaps(frame)
+        receipt.source_notes.extend(f"the server warned: {w}" for w in sorted(warnings))
+        return Metrics(frame=frame, receipt=receipt, window=window)
 
     # -- helpers of metrics() -------------------------------------------------------------
 
@@ -824,7 +827,7 @@ class PrometheusSource:
         labels: list[dict],
         samples: pl.DataFrame,
         ids: dict[tuple, int],
-        report: PrometheusReport,
+        receipt: PrometheusReceipt,
     ) -> pl.DataFrame:
         """A chunk's samples with their series id, node (and gpu) from the labels."""
         frame = _labels_frame(labels, ids)
@@ -851,34 +854,37 @@ class PrometheusSource:
                 f"signal {name}: its {frame.height} series carry no node, instance or Hostname "
                 "label; aggregate its expression `by (node)`"
             )
-        if note and note not in report.source_notes:
-            report.source_notes.append(note)
+        if note and note not in receipt.source_notes:
+            receipt.source_notes.append(note)
         return _spread(samples, keys)
 
-    def _check_series(self, signal: Signal, rows: pl.DataFrame, report: PrometheusReport) -> None:
+    def _check_series(self, signal: Signal, rows: pl.DataFrame, receipt: PrometheusReceipt) -> None:
         level = ["node", "gpu"] if signal.per == "gpu" else ["node"]
         shared = rows.group_by(level).agg(n=pl.col("series").n_unique()).filter(pl.col("n") > 1)
         if shared.height:
-            report.source_notes.append(
+            receipt.source_notes.append(
                 f"signal {signal.name}: {shared.height} hosts have more than one series "
                 f"(up to {shared.get_column('n').max()}); its expression should aggregate "
                 f"`by ({', '.join(level)})`"
             )
 
-    def _check_step(self, spacing_ms: pl.Series, step_s: float, report: PrometheusReport) -> None:
+    def _check_step(self, spacing_ms: pl.Series, step_s: float, receipt: PrometheusReceipt) -> None:
         if spacing_ms.len() == 0:
             return
         got = float(spacing_ms.median()) / 1000
         if abs(got - step_s) > max(0.001, 0.01 * step_s):
-            report.source_notes.append(
+            receipt.source_notes.append(
                 f"asked {self.url} for a {step_s:g} s step and got samples {got:g} s apart "
                 "(the server or a proxy changed the resolution)"
             )
 
 
-def _factory(uri: str, selectors: Mapping[str, str] | None = None, **options) -> Source:
+def open_prometheus(
+    uri: str, selectors: Mapping[str, str] | None = None, **options
+) -> PrometheusSource:
+    """The factory of the `prometheus+http` and `prometheus+https` schemes."""
     return PrometheusSource(uri, selectors, **options)
 
 
-register("prometheus+http")(_factory)
-register("prometheus+https")(_factory)
+PrometheusReport = PrometheusReceipt
+"""The receipt's name before 0.2."""
