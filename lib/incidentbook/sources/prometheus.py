@@ -39,20 +39,16 @@ Credentials come only from the environment, never from parameters or the URI:
 INCIDENTBOOK_PROMETHEUS_TOKEN (or _TOKEN_FILE) for a bearer token,
 INCIDENTBOOK_PROMETHEUS_USER with _PASSWORD (or _PASSWORD_FILE) for basic auth,
 INCIDENTBOOK_PROMETHEUS_CERT / _KEY / _CA for client certificates and a private CA.
-No message, note or report ever contains one.
+No message, note or receipt ever contains one. The credentials, retries and errors are
+sources.http's, shared with the next HTTP source; this module is what is Prometheus's.
 """
 
 from __future__ import annotations
 
-import email.utils
-import functools
 import json
 import math
-import os
 import re
-import ssl
 import threading
-import time
 from collections.abc import Mapping
 from concurrent.futures import FIRST_EXCEPTION, ThreadPoolExecutor, wait
 from dataclasses import dataclass, field
@@ -72,6 +68,15 @@ from incidentbook.metrics.data import (
 )
 from incidentbook.metrics.frames import SIGNAL_SCHEMA, UTC_US
 from incidentbook.metrics.signals import Signal
+from incidentbook.sources.http import (
+    ErrorKinds,
+    HTTPClient,
+    HTTPSourceError,
+    HTTPStatusError,
+    Reject,
+    Timeout,
+    Unreachable,
+)
 from incidentbook.window import TimeWindow
 
 __all__ = [
@@ -104,24 +109,20 @@ _MS = timedelta(milliseconds=1)
 # --- errors ------------------------------------------------------------------------------
 
 
-class PrometheusError(MetricsError):
+class PrometheusError(MetricsError, HTTPSourceError):
     """A Prometheus-compatible server that could not give the window's metrics."""
 
 
-class PrometheusUnreachable(PrometheusError):
+class PrometheusUnreachable(PrometheusError, Unreachable):
     """No connection to the server (refused, unknown host, TLS handshake failed)."""
 
 
-class PrometheusTimeout(PrometheusError):
+class PrometheusTimeout(PrometheusError, Timeout):
     """The server did not answer in time, or stopped sending mid-answer."""
 
 
-class PrometheusHTTPError(PrometheusError):
+class PrometheusHTTPError(PrometheusError, HTTPStatusError):
     """An HTTP error status the retries did not cure (or that retrying cannot cure)."""
-
-    def __init__(self, message: str, status: int, body: str):
-        super().__init__(message)
-        self.status, self.body = status, body
 
 
 class PromQLError(PrometheusError):
@@ -132,76 +133,7 @@ class PromQLError(PrometheusError):
         self.signal, self.expr, self.server_message = signal, expr, server_message
 
 
-# --- credentials: the environment only ------------------------------------------------------
-
-
-def _env_secret(name: str, environ: Mapping[str, str]) -> str | None:
-    """NAME's value, or the stripped contents of the file NAME_FILE names."""
-    value = environ.get(ENV + name)
-    if value:
-        return value
-    path = environ.get(ENV + name + "_FILE")
-    if not path:
-        return None
-    try:
-        with open(path, encoding="utf-8") as fh:
-            return fh.read().strip() or None
-    except OSError as exc:
-        raise PrometheusError(
-            f"{ENV}{name}_FILE names {path}, which cannot be read ({exc.strerror})"
-        ) from None
-
-
-@dataclass(frozen=True)
-class _Credentials:
-    headers: dict[str, str]
-    auth: tuple[str, str] | None
-    tls: ssl.SSLContext | None
-    secrets: tuple[str, ...]
-
-    @classmethod
-    def from_env(cls, environ: Mapping[str, str] | None = None) -> _Credentials:
-        environ = os.environ if environ is None else environ
-        headers, auth, secrets = {}, None, []
-        token = _env_secret("TOKEN", environ)
-        user = environ.get(ENV + "USER")
-        password = _env_secret("PASSWORD", environ)
-        if token and user:
-            raise PrometheusError(
-                f"both {ENV}TOKEN and {ENV}USER are set: choose bearer or basic auth"
-            )
-        if token:
-            headers["Authorization"] = f"Bearer {token}"
-            secrets.append(token)
-        elif user:
-            if password is None:
-                raise PrometheusError(f"{ENV}USER is set without {ENV}PASSWORD(_FILE)")
-            auth = (user, password)
-            secrets.append(password)
-        cert, key, ca = (environ.get(ENV + n) for n in ("CERT", "KEY", "CA"))
-        tls = None
-        if cert or ca:
-            try:
-                tls = ssl.create_default_context(cafile=ca or None)
-                if cert:
-                    tls.load_cert_chain(cert, key or None)
-            except (OSError, ssl.SSLError) as exc:
-                raise PrometheusError(
-                    f"the TLS files in {ENV}CERT / {ENV}KEY / {ENV}CA cannot be used: {exc}"
-                ) from None
-        elif key:
-            raise PrometheusError(f"{ENV}KEY is set without {ENV}CERT")
-        return cls(headers, auth, tls, tuple(s for s in secrets if s))
-
-    def redact(self, text: str) -> str:
-        for secret in self.secrets:
-            text = text.replace(secret, "***")
-        return text
-
-
-@functools.cache
-def _default_tls() -> ssl.SSLContext:
-    return ssl.create_default_context()
+_ERRORS = ErrorKinds(PrometheusError, PrometheusUnreachable, PrometheusTimeout, PrometheusHTTPError)
 
 
 # --- step, rate window, expressions, chunks --------------------------------------------------
@@ -457,10 +389,6 @@ class _Task:
         return f"signal {self.signal}'s query ({self.expr})" if self.signal else self.expr
 
 
-class _Abort(Exception):
-    pass
-
-
 def _base_url(uri: str) -> str:
     scheme, _, rest = uri.partition("://")
     if scheme not in {"prometheus+http", "prometheus+https"} or not rest:
@@ -507,142 +435,45 @@ class PrometheusSource:
         self.step = None if step is None else _seconds(step)
         self.resolution = resolution
         self.max_points = max_points
-        self.concurrency = max(1, concurrency)
-        self.timeout = timeout
-        self.retries = max(0, retries)
-        self.backoff = backoff
-        self.max_retry_after = max_retry_after
-        self._credentials = _Credentials.from_env()
+        self.http = HTTPClient(
+            self.url,
+            ENV,
+            service="the Prometheus server",
+            errors=_ERRORS,
+            hints={404: "; is the URI's path prefix right (e.g. /prometheus for Mimir)?"},
+            timeout=timeout,
+            retries=retries,
+            backoff=backoff,
+            max_retry_after=max_retry_after,
+            concurrency=concurrency,
+        )
+
+    @property
+    def timeout(self) -> float:
+        return self.http.timeout
+
+    @property
+    def concurrency(self) -> int:
+        return self.http.concurrency
 
     def __repr__(self) -> str:
         return f"PrometheusSource({self.url!r}, selectors={self.selectors!r})"
 
-    # -- HTTP ----------------------------------------------------------------------------
+    def _reject(self, task: _Task) -> Reject:
+        """A 400 or 422 with a message is the server refusing the expression."""
 
-    def _client(self) -> httpx.Client:
-        creds = self._credentials
-        return httpx.Client(
-            headers={
-                "Accept": "application/json",
-                "Accept-Encoding": "identity",
-                "User-Agent": "incidentbook",
-                **creds.headers,
-            },
-            auth=creds.auth,
-            verify=self._verify(),
-            timeout=httpx.Timeout(self.timeout),
-            limits=httpx.Limits(
-                max_connections=self.concurrency, max_keepalive_connections=self.concurrency
-            ),
-            trust_env=False,
-            follow_redirects=False,
-        )
-
-    def _verify(self) -> ssl.SSLContext | bool:
-        if self._credentials.tls is not None:
-            return self._credentials.tls
-        if self.url.startswith("https:"):
-            return _default_tls()
-        return False  # plain HTTP: no TLS context to build (loading CAs costs ~15 ms a pull)
-
-    def _read(self, client: httpx.Client, path: str, form: dict) -> tuple[int, dict, bytes]:
-        deadline = time.monotonic() + self.timeout
-        with client.stream("POST", self.url + path, data=form) as response:
-            parts = []
-            for part in response.iter_bytes():
-                parts.append(part)
-                if time.monotonic() > deadline:
-                    raise httpx.ReadTimeout("the answer took too long", request=response.request)
-            return response.status_code, response.headers, b"".join(parts)
-
-    def _retry_after(self, headers) -> float | None:
-        value = headers.get("Retry-After")
-        if not value:
-            return None
-        try:
-            seconds = float(value)
-        except ValueError:
-            try:
-                when = email.utils.parsedate_to_datetime(value)
-            except (TypeError, ValueError):
+        def reject(status: int, excerpt: str) -> Exception | None:
+            if status not in {400, 422} or not excerpt:
                 return None
-            seconds = (when - datetime.now(UTC)).total_seconds()
-        return min(max(seconds, 0.0), self.max_retry_after)
+            whose = f"signal {task.signal}'s expression" if task.signal else "the query"
+            return PromQLError(
+                f"{self.url} rejected {whose}: {excerpt}\n  expression: {task.expr}",
+                task.signal or "",
+                task.expr,
+                excerpt,
+            )
 
-    def _excerpt(self, body: bytes) -> str:
-        text = body[:2000].decode("utf-8", "replace")
-        try:
-            doc = json.loads(body)
-            if isinstance(doc, dict) and doc.get("error"):
-                text = str(doc["error"])
-        except ValueError:
-            pass
-        text = " ".join(text.split())
-        return self._credentials.redact(text[:300] + ("..." if len(text) > 300 else ""))
-
-    def _post(
-        self, client: httpx.Client, path: str, form: dict, task: _Task, abort: threading.Event
-    ) -> bytes:
-        """One request with retries; a clear error once they are spent."""
-        what = task.what
-        last: PrometheusError | None = None
-        for attempt in range(self.retries + 1):
-            if abort.is_set():
-                raise _Abort
-            delay = min(self.backoff * 2**attempt, 30.0)
-            try:
-                status, headers, body = self._read(client, path, form)
-            except httpx.TimeoutException:
-                last = PrometheusTimeout(
-                    f"{self.url} did not answer {what} within {self.timeout:g} s "
-                    f"({attempt + 1} attempt{'s' if attempt else ''})"
-                )
-            except (httpx.ConnectError, httpx.UnsupportedProtocol) as exc:
-                last = PrometheusUnreachable(
-                    f"cannot connect to the Prometheus server at {self.url} "
-                    f"({self._credentials.redact(str(exc)) or type(exc).__name__}); "
-                    "is it running, and is the URI right?"
-                )
-            except (httpx.RemoteProtocolError, httpx.ReadError, httpx.WriteError) as exc:
-                last = PrometheusError(
-                    f"{self.url} broke off its answer to {what} "
-                    f"({self._credentials.redact(str(exc)) or type(exc).__name__})"
-                )
-            else:
-                if status == 200:
-                    return body
-                excerpt = self._excerpt(body)
-                if status == 429 or status >= 500:
-                    last = PrometheusHTTPError(
-                        f"{self.url} answered HTTP {status} to {what} after "
-                        f"{attempt + 1} attempt{'s' if attempt else ''}: {excerpt}",
-                        status,
-                        excerpt,
-                    )
-                    delay = self._retry_after(headers) or delay
-                elif status in {400, 422} and excerpt:
-                    whose = f"signal {task.signal}'s expression" if task.signal else "the query"
-                    raise PromQLError(
-                        f"{self.url} rejected {whose}: {excerpt}\n  expression: {task.expr}",
-                        task.signal or "",
-                        task.expr,
-                        excerpt,
-                    )
-                else:
-                    hint = {
-                        401: f"; set {ENV}TOKEN or {ENV}USER/{ENV}PASSWORD",
-                        403: "; the credentials in the environment lack access",
-                        404: "; is the URI's path prefix right (e.g. /prometheus for Mimir)?",
-                    }.get(status, "")
-                    raise PrometheusHTTPError(
-                        f"{self.url}{path} answered HTTP {status} to {what}: {excerpt}{hint}",
-                        status,
-                        excerpt,
-                    )
-            if attempt < self.retries and abort.wait(delay):
-                raise _Abort
-        assert last is not None
-        raise last
+        return reject
 
     # -- queries -------------------------------------------------------------------------
 
@@ -656,17 +487,19 @@ class PrometheusSource:
             "step": _stamp(step_ms),
             "timeout": f"{max(self.timeout - 1, 1):g}s",
         }
-        body = self._post(client, "/api/v1/query_range", form, task, abort)
+        body = self.http.post(
+            client, "/api/v1/query_range", form, task.what, abort, self._reject(task)
+        )
         try:
             doc, labels, samples = parse_matrix(body)
         except (ValueError, pl.exceptions.PolarsError) as exc:
             raise PrometheusError(
                 f"{self.url} answered {task.what} with something that is not a Prometheus "
-                f"API answer ({exc}): {self._excerpt(body)}"
+                f"API answer ({exc}): {self.http.excerpt(body)}"
             ) from None
         if not isinstance(doc, dict) or doc.get("status") != "success":
             raise PrometheusError(
-                f"{self.url} answered {task.what} without success: {self._excerpt(body)}"
+                f"{self.url} answered {task.what} without success: {self.http.excerpt(body)}"
             )
         kind = (doc.get("data") or {}).get("resultType")
         if kind != "matrix":
@@ -681,14 +514,14 @@ class PrometheusSource:
             samples.get_column("ts").min() < lo or samples.get_column("ts").max() > hi
         ):
             samples = samples.filter(pl.col("ts").is_between(lo, hi))
-        warnings = [self._credentials.redact(str(w)) for w in doc.get("warnings") or []]
+        warnings = [self.http.redact(str(w)) for w in doc.get("warnings") or []]
         return labels, samples, warnings
 
     def _run(
         self, tasks: list[_Task], step_ms: int
     ) -> list[tuple[list[dict], pl.DataFrame, list[str]]]:
         abort = threading.Event()
-        with self._client() as client, ThreadPoolExecutor(self.concurrency) as pool:
+        with self.http.session() as client, ThreadPoolExecutor(self.concurrency) as pool:
             futures = [pool.submit(self._fetch, client, t, step_ms, abort) for t in tasks]
             done, _ = wait(futures, return_when=FIRST_EXCEPTION)
             failed = next((f for f in futures if f in done and f.exception()), None)
