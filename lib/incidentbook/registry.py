@@ -93,8 +93,9 @@ class Registry(Generic[T]):
 
     def refresh(self) -> None:
         """Look up installed entry points again (after installing a plug-in package in a
-        running kernel); entries already loaded stay loaded."""
+        running kernel)."""
         self._plugins = None
+        self._loaded.clear()
 
     def names(self) -> list[str]:
         """Every name, without loading anything: defaults in their order, then the rest

@@ -30,6 +30,7 @@ import vl_convert as vlc
 from tsdownsample import MinMaxLTTBDownsampler
 
 from incidentbook.logs.analysis import LogAnalysis, bucket_for
+from incidentbook.logs.severity import SIGNATURE_SEVERITIES
 from incidentbook.metrics.analysis import Analysis
 from incidentbook.metrics.signals import Signal, SignalPack
 from incidentbook.window import TimeWindow
@@ -47,12 +48,9 @@ ANOMALY_COLOUR = "#D55E00"  # vermilion, far from the blue lines it shades
 ANOMALY_OPACITY = 0.22
 BASELINE_COLOUR = "#555555"
 OTHER_COLOUR = "#999999"
-SEVERITY_COLOURS = {
-    "critical": "#D55E00",
-    "error": "#E69F00",
-    "warning": "#56B4E9",
-    "info": "#999999",
-}
+SEVERITY_COLOURS = dict(
+    zip(SIGNATURE_SEVERITIES, ["#D55E00", "#E69F00", "#56B4E9", "#999999"], strict=True)
+)
 ROW_BUDGET = 4_500
 """Most inline rows a chart of this module embeds, under altair's 5,000-row limit."""
 SERIES_POINTS = 1_000
@@ -359,9 +357,7 @@ def _baseline_level(analysis: Analysis, name: str) -> float | None:
     """The signal's median over the baseline window (the whole window if that is empty),
     which is the level the analysis compared its drops and spikes with."""
     series = analysis.cluster.filter(pl.col("signal") == name)
-    base = series.filter(
-        (pl.col("ts") >= analysis.baseline.start) & (pl.col("ts") < analysis.baseline.end)
-    )
+    base = series.filter(analysis.baseline.contains())
     values = (base if base.height else series).get_column("value").drop_nulls()
     return float(values.median()) if values.len() else None
 
@@ -766,8 +762,7 @@ def host_heatmap(
         metrics_frame.lazy()
         .filter(
             (pl.col("signal") == signal)
-            & (pl.col("ts") >= window.start)
-            & (pl.col("ts") < window.end)
+            & window.contains()
             & pl.col("value").is_not_null()
             & pl.col("value").is_not_nan()
         )

@@ -12,12 +12,23 @@ from datetime import timedelta
 
 import polars as pl
 
-from incidentbook.logs.signatures import SEVERITY_RANK, Catalog, match
+from incidentbook.logs.severity import (
+    ALERT_LEVELS,
+    ALERT_SIGNATURE_SEVERITIES,
+    NOTABLE_SIGNATURE_SEVERITIES,
+    SEVERITY_RANK,
+    URGENT_LEVELS,
+)
+from incidentbook.logs.signatures import Catalog, match
 from incidentbook.logs.templates import TemplateSummary, summarise_templates
 from incidentbook.record.model import Finding
 from incidentbook.window import TimeWindow
 
-URGENT_LEVELS = ["emerg", "alert", "crit", "err", "warning"]
+ALERT_SIGNAL = "log_errors"
+"""The signal of the logs stage's failure-rate finding: the share of hosts that logged
+an alert (a line at err or worse, or taken by an error-or-worse signature). It is the
+logs' own, not a signal of the pack; findings and records carry it by this name."""
+
 NICE_BUCKETS = [timedelta(minutes=m) for m in (1, 2, 5, 10, 15, 30, 60, 120, 360, 720, 1440)]
 
 
@@ -120,7 +131,9 @@ def _findings(
     hosts_total: int,
 ) -> list[Finding]:
     findings = []
-    for row in signatures.filter(pl.col("severity") != "info").iter_rows(named=True):
+    for row in signatures.filter(pl.col("severity").is_in(NOTABLE_SIGNATURE_SEVERITIES)).iter_rows(
+        named=True
+    ):
         hosts = row["hosts"]
         action = (
             f"; usual action: {row['action'][0].lower()}{row['action'][1:]}"
@@ -151,7 +164,7 @@ def _findings(
         findings.append(
             Finding(
                 kind="failure_rate",
-                signal="log_errors",
+                signal=ALERT_SIGNAL,
                 start=alerts.get_column("ts").min(),
                 end=alerts.get_column("ts").max(),
                 magnitude=len(hosts) / hosts_total if hosts_total else 0.0,
@@ -195,12 +208,8 @@ def analyze_logs(
     hosts_total: int | None = None,
 ) -> LogAnalysis:
     """Signatures, templates, rates and findings for the lines of the baseline and window."""
-    in_window = (pl.col("ts") >= window.start) & (pl.col("ts") < window.end)
-    in_base = (
-        (pl.col("ts") >= baseline.start) & (pl.col("ts") < baseline.end)
-        if baseline
-        else pl.lit(False)
-    )
+    in_window = window.contains()
+    in_base = baseline.contains() if baseline else pl.lit(False)
     if "severity" not in logs.columns:
         logs = logs.with_columns(severity=pl.lit(None, pl.String))
     keyed = _keyed(match(logs, catalog))
@@ -225,10 +234,6 @@ def analyze_logs(
         hosts_total=hosts_total,
         bucket=bucket,
     )
-
-
-ALERT_SIGNATURE_SEVERITIES = ["critical", "error"]
-ALERT_LEVELS = ["emerg", "alert", "crit", "err"]
 
 
 def is_alert(catalog: Catalog) -> pl.Expr:

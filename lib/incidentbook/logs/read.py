@@ -1,16 +1,17 @@
 """Logs of an incident window, read from what clusters write into one canonical frame.
 
-A registry keyed by format name (the same shape as the metrics sources): each format has
-sniff patterns, tried on the first non-empty lines of a file to detect it, and a parser
-that turns a frame of lines into the canonical columns with polars expressions (no Python
-loop over lines). Kernel logs (`dmesg` in its ISO, ctime and raw forms, `/dev/kmsg`,
-pstore), syslog (RFC 3164 and 5424), `journalctl -o json`, generic JSON lines, trainer
-stdout (nanotron, PyTorch glog, NCCL, mixed in one file), the NVIDIA fabric manager log
-and `sacct --parsable2` all end in LOG_SCHEMA, so nothing downstream knows where a line
+Formats come from the log-format registry (logs.formats: one module per family, each
+format declaring how it detects itself and what its times mean): each file's format is
+detected from its first lines, and its parser turns a frame of lines into the canonical
+columns with polars expressions (no Python loop over lines). Kernel logs (`dmesg` in
+its ISO, ctime and raw forms, `/dev/kmsg`, pstore), syslog (RFC 3164 and 5424),
+`journalctl -o json`, generic JSON lines, trainer stdout (nanotron, PyTorch glog, NCCL,
+mixed in one file), the NVIDIA fabric manager log, Blue Gene RAS events and
+`sacct --parsable2` all end in LOG_SCHEMA, so nothing downstream knows where a line
 came from.
 
 Nothing is dropped silently: every line is in the frame, outside the window, blank (or a
-table header), or counted in the report with a reason and an example `file:line`. Bad
+table header), or counted in the receipt with a reason and an example `file:line`. Bad
 content never raises; only a logs folder that does not exist does (LogsError).
 
 Lines without a timestamp of their own (NCCL lines, Python tracebacks, continuation lines
@@ -22,990 +23,55 @@ from __future__ import annotations
 
 import fnmatch
 import zlib
-from collections.abc import Callable, Iterator
-from dataclasses import dataclass, field
-from datetime import UTC, datetime, timedelta
+from collections.abc import Iterator
+from dataclasses import dataclass
+from datetime import datetime
 from pathlib import Path
 from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
 import numpy as np
 import polars as pl
 
-from incidentbook.errors import IncidentbookError
+from incidentbook.logs.data import (
+    BAD_TIMESTAMP,
+    BINARY_MESSAGE,
+    CANNOT_OPEN,
+    FILE_REASONS,
+    GZIP_CUT,
+    INCOMPLETE,
+    LOG_SCHEMA,
+    MALFORMED_JSON,
+    MAX_LINE,
+    NO_BOOT_TIME,
+    NO_HEADER,
+    NO_TIMESTAMP,
+    NOT_UTF8,
+    TOO_LONG,
+    UNKNOWN_FORMAT,
+    UTC_US,
+    LogReceipt,
+    LogReport,
+    Logs,
+    LogsError,
+)
+from incidentbook.logs.formats import (
+    INHERIT,
+    LOG_FORMATS,
+    SKIP,
+    Context,
+    LogFormat,
+    Parser,
+    known_formats,
+    register,
+    to_us,
+)
+from incidentbook.logs.formats.slurm import SACCT_STATE_SEVERITY, expand_hostlist
+from incidentbook.logs.severity import LEVELS
 from incidentbook.window import TimeWindow
 
-UTC_US = pl.Datetime("us", "UTC")
-
-LOG_SCHEMA = pl.Schema(
-    {
-        "ts": UTC_US,
-        "host": pl.String,
-        "source": pl.String,
-        "severity": pl.String,
-        "message": pl.String,
-        "raw": pl.String,
-        "file": pl.String,
-        "line": pl.UInt32,
-    }
-)
-
-SEVERITIES = ("emerg", "alert", "crit", "err", "warning", "notice", "info", "debug")
-
-MAX_LINE = 64 * 1024  # longer lines are kept, message and raw cut to this many characters
 SNIFF_LINES = 50
 SNIFF_RATIO = 0.6
 BATCH_BYTES = 256 * 1024 * 1024  # files are parsed in batches of about this much text
-
-# Reasons. Those with "(kept" are lines that are still read (in the frame or outside the
-# window); the others are lines that could not be placed in time and are not in the frame.
-NOT_UTF8 = "not UTF-8 (kept, bytes replaced)"
-TOO_LONG = "over 64 KiB (kept, truncated)"
-INCOMPLETE = "incomplete last line (kept)"
-BINARY_MESSAGE = "binary journald MESSAGE (kept, bytes replaced)"
-UNKNOWN_FORMAT = "unknown format"
-NO_TIMESTAMP = "no timestamp"
-NO_BOOT_TIME = "relative timestamp without a boot time"
-MALFORMED_JSON = "malformed JSON"
-BAD_TIMESTAMP = "unreadable timestamp"
-NO_HEADER = "sacct row before a JobID|... header"
-# Counted per file, not per line: how many lines were lost is not known.
-GZIP_CUT = "gzip file cut short (files; the lines before the cut are kept)"
-CANNOT_OPEN = "file could not be opened (files)"
-FILE_REASONS = frozenset({GZIP_CUT, CANNOT_OPEN})
-
-# Line sources whose times carry no zone (read in assume_tz) or no year (from the window).
-_LOCAL_TIME_SOURCES = frozenset(
-    {"kernel-ctime", "syslog-3164", "nanotron", "torch-glog", "fabricmanager", "slurm-sacct"}
-)
-_YEARLESS_SOURCES = frozenset({"syslog-3164", "torch-glog"})
-
-# Status values the parsers give a line besides a reason (null status: read).
-_INHERIT = "inherit"  # no timestamp of its own: takes the previous line's
-_SKIP = "skip"  # a header: carries no event
-
-
-class LogsError(IncidentbookError):
-    """Logs that cannot be read at all: a logs folder that does not exist, a bad option."""
-
-
-# --- the report ---------------------------------------------------------------------
-
-
-@dataclass
-class LogReceipt:
-    """What reading found: every line is in the frame, outside the window, or counted here.
-
-    `lines_read == in_window + outside_window + skipped + lost` where `lost` sums the
-    reasons that do not say "(kept" (kept lines are also in in_window or outside_window).
-    The reasons in FILE_REASONS count files, not lines. Counts are of lines: a sacct line
-    about four nodes is one line in in_window and four rows in the frame.
-    """
-
-    files: dict[str, str] = field(default_factory=dict)
-    lines_read: int = 0
-    in_window: int = 0
-    outside_window: int = 0
-    unreadable: dict[str, int] = field(default_factory=dict)
-    examples: dict[str, str] = field(default_factory=dict)
-    skipped: int = 0  # blank lines and table headers
-    inherited: int = 0  # lines that took the timestamp of the line before them
-    assume_tz: str = "UTC"
-    local_time_formats: set[str] = field(default_factory=set)  # read in assume_tz
-    yearless_formats: set[str] = field(default_factory=set)  # year taken from the window
-    hosts_without_boot_time: set[str] = field(default_factory=set)
-
-    @property
-    def lost(self) -> int:
-        """Lines that are in neither the frame nor the outside-window count."""
-        return sum(
-            n for r, n in self.unreadable.items() if "(kept" not in r and r not in FILE_REASONS
-        )
-
-    def count(self, reason: str, n: int, example: str | None = None) -> None:
-        if n <= 0:
-            return
-        self.unreadable[reason] = self.unreadable.get(reason, 0) + n
-        if example is not None:
-            self.examples.setdefault(reason, example)
-
-    def merge(self, other: LogReceipt) -> None:
-        self.files.update(other.files)
-        self.lines_read += other.lines_read
-        self.in_window += other.in_window
-        self.outside_window += other.outside_window
-        for reason, n in other.unreadable.items():
-            self.count(reason, n, other.examples.get(reason))
-        self.skipped += other.skipped
-        self.inherited += other.inherited
-        self.local_time_formats |= other.local_time_formats
-        self.yearless_formats |= other.yearless_formats
-        self.hosts_without_boot_time |= other.hosts_without_boot_time
-
-    def notes(self) -> list[str]:
-        out = []
-        unknown = sorted(f for f, fmt in self.files.items() if fmt == "unknown")
-        if unknown:
-            shown = ", ".join(unknown[:3]) + (
-                f" and {len(unknown) - 3} more" if len(unknown) > 3 else ""
-            )
-            out.append(
-                f"{_plural(len(unknown), 'file')} in no known log format ({shown}): "
-                f"{_plural(self.unreadable.get(UNKNOWN_FORMAT, 0), 'line')} not read"
-            )
-        lost = {
-            r: n
-            for r, n in self.unreadable.items()
-            if "(kept" not in r and r not in FILE_REASONS and r != UNKNOWN_FORMAT
-        }
-        if lost:
-            parts = [
-                f"{n} {reason} (e.g. {self.examples[reason]})"
-                if reason in self.examples
-                else f"{n} {reason}"
-                for reason, n in sorted(lost.items(), key=lambda kv: -kv[1])
-            ]
-            n = sum(lost.values())
-            out.append(
-                f"{_plural(n, 'line')} could not be placed in time and "
-                f"{'is' if n == 1 else 'are'} not in the frame: {'; '.join(parts)}"
-            )
-        if self.hosts_without_boot_time:
-            hosts = sorted(self.hosts_without_boot_time)
-            out.append(
-                "kernel lines timed in seconds since boot need the boot time of their host; "
-                f"none was given for {', '.join(hosts[:5])}"
-                + (f" and {len(hosts) - 5} more" if len(hosts) > 5 else "")
-                + " (pass boot_times)"
-            )
-        kept = {  # reason: (noun, verb, the rest of the sentence)
-            NOT_UTF8: ("line", "was", "not valid UTF-8: kept, with the bad bytes replaced"),
-            TOO_LONG: ("line", "was", f"over {MAX_LINE // 1024} KiB: kept, cut to that"),
-            INCOMPLETE: ("file", "ends", "without a newline: the last line is kept"),
-            BINARY_MESSAGE: ("journald message", "was", "binary, not UTF-8: bytes replaced"),
-            GZIP_CUT: ("gzip file", "was", "cut short: the lines after the cut are lost"),
-            CANNOT_OPEN: ("file", "could", "not be opened"),
-        }
-        plural_verb = {"was": "were", "ends": "end", "could": "could"}
-        for reason, (noun, verb, rest) in kept.items():
-            n = self.unreadable.get(reason, 0)
-            if n:
-                where = f" (e.g. {self.examples[reason]})" if reason in self.examples else ""
-                verb = verb if n == 1 else plural_verb[verb]
-                out.append(f"{_plural(n, noun)} {verb} {rest}{where}")
-        if self.local_time_formats:
-            out.append(
-                f"times in {', '.join(sorted(self.local_time_formats))} lines carry no time "
-                f"zone; they were read as {self.assume_tz} (assume_tz)"
-            )
-        if self.yearless_formats:
-            out.append(
-                f"times in {', '.join(sorted(self.yearless_formats))} lines carry no year; "
-                "it was taken from the window"
-            )
-        if self.inherited:
-            out.append(
-                f"{_plural(self.inherited, 'line')} had no timestamp of their own (NCCL lines, "
-                "tracebacks, continuation lines) and carry the time of the line before them"
-            )
-        return out
-
-
-def _plural(n: int, noun: str) -> str:
-    return f"{n} {noun}" if n == 1 else f"{n} {noun}s"
-
-
-@dataclass
-class Logs:
-    """A window's log lines, with the receipt of how they were read."""
-
-    frame: pl.DataFrame
-    receipt: LogReceipt
-
-    @property
-    def report(self) -> LogReceipt:
-        """The receipt's name before 0.2."""
-        return self.receipt
-
-
-# --- the registry -------------------------------------------------------------------
-
-
-@dataclass(frozen=True)
-class _Ctx:
-    window: TimeWindow
-    tz: str
-
-    @property
-    def start_us(self) -> int:
-        return _us(self.window.start)
-
-    @property
-    def end_us(self) -> int:
-        return _us(self.window.end)
-
-
-_EPOCH = datetime(1970, 1, 1, tzinfo=UTC)
-
-
-def _us(when: datetime) -> int:
-    """Epoch microseconds, exactly (a float timestamp * 1e6 can be a microsecond off)."""
-    return (when - _EPOCH) // timedelta(microseconds=1)
-
-
-Parser = Callable[[pl.LazyFrame, _Ctx], pl.LazyFrame]
-
-
-@dataclass(frozen=True)
-class LogFormat:
-    """A log format: how to recognise it and how to parse a frame of its lines.
-
-    The parser gets a lazy frame of non-blank lines (`fid`, `line`, `raw`, and `_boot`,
-    the boot time in epoch microseconds, when `needs_boot`) and returns it with `ts`,
-    `host` (String, or List(String) for a line about several hosts), `severity`,
-    `source`, `message` and `status` (null when read, else a reason or _INHERIT/_SKIP).
-    """
-
-    name: str
-    sniff: tuple[str, ...]
-    parse: Parser
-    needs_boot: bool = False  # times relative to the host's boot
-    inherit_severity: bool = True  # lines without a prefix belong to the record before
-    line_host_first: bool = False  # the line's host wins over the folder's
-
-
-_REGISTRY: dict[str, LogFormat] = {}
-
-
-def register(name: str, *, sniff: tuple[str, ...] | str, **flags):
-    """Add a parser to the registry under `name` (decorator). `sniff`: anchored regexes
-    (Rust syntax) of a line of the format; `flags`: the LogFormat fields needs_boot,
-    inherit_severity, line_host_first."""
-
-    def add(parse: Parser) -> Parser:
-        patterns = (sniff,) if isinstance(sniff, str) else tuple(sniff)
-        _REGISTRY[name] = LogFormat(name, patterns, parse, **flags)
-        return parse
-
-    return add
-
-
-def known_formats() -> list[str]:
-    return list(_REGISTRY)
-
-
-# --- expressions shared by the parsers ----------------------------------------------
-
-_WORDS = {
-    "emerg": "emerg",
-    "emergency": "emerg",
-    "panic": "emerg",
-    "alert": "alert",
-    "crit": "crit",
-    "critical": "crit",
-    "fatal": "crit",
-    "f": "crit",
-    "err": "err",
-    "error": "err",
-    "e": "err",
-    "abort": "err",
-    "failure": "err",
-    "severe": "err",
-    "warn": "warning",
-    "warning": "warning",
-    "w": "warning",
-    "notice": "notice",
-    "info": "info",
-    "i": "info",
-    "information": "info",
-    "informational": "info",
-    "debug": "debug",
-    "d": "debug",
-    "trace": "debug",
-    "verbose": "debug",
-}
-
-
-def _severity(word: pl.Expr) -> pl.Expr:
-    """A level word (any case) as a syslog severity name, null when unknown."""
-    return word.str.to_lowercase().replace_strict(_WORDS, default=None, return_dtype=pl.String)
-
-
-def _priority(number: pl.Expr) -> pl.Expr:
-    """A syslog/kmsg priority (facility * 8 + severity) as a severity name."""
-    return (number.cast(pl.Int64, strict=False) % 8).replace_strict(
-        dict(enumerate(SEVERITIES)), default=None, return_dtype=pl.String
-    )
-
-
-def _epoch_us(us: pl.Expr) -> pl.Expr:
-    return pl.from_epoch(us, time_unit="us").dt.replace_time_zone("UTC")
-
-
-def _localise(naive: pl.Expr, tz: str) -> pl.Expr:
-    """Naive wall-clock times of zone `tz` as UTC (a time in a DST gap is null)."""
-    if tz == "UTC":
-        return naive.dt.replace_time_zone("UTC")
-    return naive.dt.replace_time_zone(
-        tz, ambiguous="earliest", non_existent="null"
-    ).dt.convert_time_zone("UTC")
-
-
-def _local_time(text: pl.Expr, fmt: str, ctx: _Ctx) -> pl.Expr:
-    return _localise(text.str.to_datetime(fmt, time_unit="us", strict=False), ctx.tz)
-
-
-def _rfc3339(text: pl.Expr, ctx: _Ctx) -> pl.Expr:
-    """RFC 3339 / ISO 8601 with T or space, optional fraction, Z, +hh:mm, +hhmm or no zone
-    (read in assume_tz)."""
-    norm = (
-        text.str.strip_chars()
-        .str.replace(r"^(\d{4}-\d\d-\d\d) ", "${1}T")
-        .str.replace(r"[zZ]$", "+00:00")
-    )
-    aware = norm.str.to_datetime(
-        "%Y-%m-%dT%H:%M:%S%.f%z", time_zone="UTC", time_unit="us", strict=False
-    )
-    naive = _local_time(norm, "%Y-%m-%dT%H:%M:%S%.f", ctx)
-    return pl.coalesce(aware, naive)
-
-
-def _with_year(stamp: pl.Expr, fmt: str, ctx: _Ctx) -> pl.Expr:
-    """Times without a year (syslog, glog): each line gets the year that puts it nearest
-    the window, so a window across New Year reads Dec 31 and Jan 1 right."""
-    zone = ZoneInfo(ctx.tz)
-    years = range(
-        ctx.window.start.astimezone(zone).year - 1, ctx.window.end.astimezone(zone).year + 2
-    )
-    lo, hi = ctx.start_us, ctx.end_us - 1
-    candidates, distances = [], []
-    for year in years:
-        when = _local_time(pl.lit(f"{year} ") + stamp, f"%Y {fmt}", ctx)
-        us = when.dt.epoch("us")
-        candidates.append(when)
-        distances.append(
-            pl.when(us.is_null()).then(None).otherwise(pl.max_horizontal(lo - us, us - hi, 0))
-        )
-    best = pl.min_horizontal(distances)
-    chain = pl.when(distances[0] == best).then(candidates[0])
-    for when, dist in zip(candidates[1:], distances[1:], strict=True):
-        chain = chain.when(dist == best).then(when)
-    return chain.otherwise(None)
-
-
-# --- text formats: anchored prefix rules --------------------------------------------
-
-
-@dataclass(frozen=True)
-class _Rule:
-    """One line shape: an anchored regex of the prefix (named groups; no trailing `.*`,
-    which makes the regex engine walk the whole line), and how its groups become
-    ts/severity/host/status. The message is the text after the prefix."""
-
-    source: str
-    pattern: str
-    build: Callable[[Callable[[str], pl.Expr], _Ctx], dict[str, pl.Expr]]
-
-
-def _text_parser(rules: list[_Rule], fallback_source: str) -> Parser:
-    """Each line is parsed by the first rule whose prefix matches; a line that matches none
-    is a continuation (or a traceback) and takes the timestamp of the line before."""
-
-    def parse(lf: pl.LazyFrame, ctx: _Ctx) -> pl.LazyFrame:
-        lf = lf.with_columns(
-            pl.col("raw").str.extract_groups(f"^(?P<_p>{rule.pattern})").alias(f"_m{i}")
-            for i, rule in enumerate(rules)
-        )
-        fields: dict[str, list[tuple[pl.Expr, pl.Expr]]] = {
-            k: [] for k in ("ts", "severity", "host", "_own", "source", "message")
-        }
-        for i, rule in enumerate(rules):
-            struct = pl.col(f"_m{i}")
-
-            def group(name: str, struct: pl.Expr = struct) -> pl.Expr:
-                return struct.struct.field(name)
-
-            prefix = group("_p")
-            got = rule.build(group, ctx)
-            matched = prefix.is_not_null()
-            fields["ts"].append((matched, got.get("ts", pl.lit(None, UTC_US))))
-            fields["severity"].append((matched, got.get("severity", pl.lit(None, pl.String))))
-            fields["host"].append((matched, got.get("host", pl.lit(None, pl.String))))
-            fields["_own"].append((matched, got.get("status", pl.lit(None, pl.String))))
-            fields["source"].append((matched, pl.lit(rule.source)))
-            fields["message"].append((matched, pl.col("raw").str.slice(prefix.str.len_chars())))
-        otherwise = {
-            "ts": pl.lit(None, UTC_US),
-            "severity": pl.lit(None, pl.String),
-            "host": pl.lit(None, pl.String),
-            "_own": pl.lit(_INHERIT),
-            "source": pl.lit(fallback_source),
-            "message": pl.col("raw"),
-        }
-        columns = {}
-        for name, cases in fields.items():
-            chain = pl.when(cases[0][0]).then(cases[0][1])
-            for cond, value in cases[1:]:
-                chain = chain.when(cond).then(value)
-            columns[name] = chain.otherwise(otherwise[name])
-        # A rule's own status first (no boot time, no time of its own); a prefix whose time
-        # does not parse (Feb 30, a DST gap) is an unreadable timestamp.
-        own = pl.col("_own")
-        status = (
-            pl.when(own.is_not_null())
-            .then(own)
-            .when(pl.col("ts").is_null())
-            .then(pl.lit(BAD_TIMESTAMP))
-        )
-        return (
-            lf.with_columns(**columns)
-            .with_columns(status=status)
-            .drop([f"_m{i}" for i in range(len(rules))] + ["_own"])
-        )
-
-    return parse
-
-
-def _text_format(name: str, rules: list[_Rule], fallback_source: str | None = None, **flags):
-    register(name, sniff=tuple(r.pattern for r in rules), **flags)(
-        _text_parser(rules, fallback_source or name)
-    )
-
-
-# `dmesg --decode` prefix: facility and level padded to six characters ("kern  :warn  : ").
-# The facility starts with a letter so the regex stays one-pass (a digit would be ambiguous
-# with a timestamp), several times faster on a million lines.
-_DECODE = r"(?:(?P<facility>[a-z][a-z0-9]*) *:(?P<level>[a-z]+) *: )?"
-
-
-def _decoded_severity(g: Callable[[str], pl.Expr]) -> pl.Expr:
-    return _severity(g("level"))
-
-
-def _dmesg_iso(g: Callable[[str], pl.Expr]) -> pl.Expr:
-    """`2025-01-21T04:41:44,283302+00:00`: the fixed-width naive part parses about four
-    times faster than a format with %z (polars' fast path), the offset is added after."""
-    naive = g("ts").str.to_datetime("%Y-%m-%dT%H:%M:%S,%6f", time_unit="us", strict=False)
-    minutes = g("oh").cast(pl.Int64) * 60 + g("om").cast(pl.Int64)
-    signed = pl.when(g("sign") == "-").then(-minutes).otherwise(minutes)
-    return (naive - pl.duration(minutes=signed)).dt.replace_time_zone("UTC")
-
-
-_text_format(
-    "kernel-iso",
-    [
-        _Rule(
-            "kernel-iso",
-            _DECODE
-            + r"(?P<ts>\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d,\d{6})"
-            + r"(?P<sign>[+-])(?P<oh>\d\d):?(?P<om>\d\d) ?",
-            lambda g, ctx: {"ts": _dmesg_iso(g), "severity": _decoded_severity(g)},
-        )
-    ],
-)
-
-_text_format(
-    "kernel-ctime",
-    [
-        _Rule(
-            "kernel-ctime",
-            _DECODE + r"\[(?P<ts>[A-Z][a-z]{2} [A-Z][a-z]{2} [ \d]\d \d\d:\d\d:\d\d \d{4})\] ?",
-            lambda g, ctx: {
-                "ts": _local_time(
-                    g("ts").str.replace("  ", " ", literal=True), "%a %b %d %H:%M:%S %Y", ctx
-                ),
-                "severity": _decoded_severity(g),
-            },
-        )
-    ],
-)
-
-
-def _since_boot(us: pl.Expr) -> dict[str, pl.Expr]:
-    boot = pl.col("_boot")
-    return {
-        "ts": _epoch_us(boot + us),
-        "status": pl.when(boot.is_null()).then(pl.lit(NO_BOOT_TIME)),
-    }
-
-
-def _kernel_raw(g, ctx):
-    us = (g("secs").cast(pl.Float64, strict=False) * 1e6).round().cast(pl.Int64)
-    return _since_boot(us) | {"severity": pl.coalesce(_decoded_severity(g), _priority(g("pri")))}
-
-
-# pstore dumps (`/sys/fs/pstore/dmesg-erst-*`) start each part with two header lines.
-_PSTORE_HEADER = (
-    r"dmesg-[\w-]+:$|(?:Panic|Oops|Emergency|Shutdown|Restart|Halt|Poweroff|Unknown)#\d+ Part\d+$"
-)
-
-_text_format(
-    "kernel-raw",
-    [
-        _Rule(
-            "kernel-raw",
-            r"(?:<(?P<pri>\d{1,3})>)?" + _DECODE + r"\[ *(?P<secs>\d+\.\d+)\] ?",
-            _kernel_raw,
-        ),
-        _Rule("kernel-raw", _PSTORE_HEADER, lambda g, ctx: {"status": pl.lit(_SKIP)}),
-    ],
-    needs_boot=True,
-)
-
-_text_format(
-    "kmsg",
-    [
-        _Rule(
-            "kmsg",
-            r"(?P<pri>\d{1,4}),(?P<seq>\d+),(?P<usec>\d+),(?P<flags>[^;]*);",
-            lambda g, ctx: (
-                _since_boot(g("usec").cast(pl.Int64, strict=False))
-                | {"severity": _priority(g("pri"))}
-            ),
-        )
-    ],
-    needs_boot=True,
-)
-
-_BSD_STAMP = r"[A-Z][a-z]{2} [ \d]\d \d\d:\d\d:\d\d(?:\.\d+)?"
-_ISO_STAMP = r"\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d(?:\.\d+)?(?:[zZ]|[+-]\d\d:?\d\d)"
-
-
-def _syslog_3164(g, ctx):
-    stamp = g("ts")
-    bsd = _with_year(stamp.str.replace("  ", " ", literal=True), "%b %d %H:%M:%S%.f", ctx)
-    return {
-        "ts": pl.when(stamp.str.contains(r"^\d")).then(_rfc3339(stamp, ctx)).otherwise(bsd),
-        "severity": _priority(g("pri")),
-        "host": g("host"),
-    }
-
-
-_text_format(
-    "syslog-3164",
-    [
-        _Rule(
-            "syslog-3164",
-            rf"(?:<(?P<pri>\d{{1,3}})>)?(?P<ts>{_BSD_STAMP}|{_ISO_STAMP}) (?P<host>[^\s:]+) "
-            r"(?:(?P<tag>[^\s:\[]+)(?:\[(?P<pid>[^\]]*)\])?: ?)?",
-            _syslog_3164,
-        )
-    ],
-)
-
-
-def _syslog_5424(g, ctx):
-    stamp = g("ts")
-    return {
-        "ts": _rfc3339(stamp, ctx),
-        "status": pl.when(stamp == "-").then(pl.lit(NO_TIMESTAMP)),
-        "severity": _priority(g("pri")),
-        "host": pl.when(g("host") == "-").then(None).otherwise(g("host")),
-    }
-
-
-_text_format(
-    "syslog-5424",
-    [
-        _Rule(
-            "syslog-5424",
-            r"<(?P<pri>\d{1,3})>(?P<version>\d{1,2}) (?P<ts>\S+) (?P<host>\S+) (?P<app>\S+) "
-            r'(?P<procid>\S+) (?P<msgid>\S+) (?P<sd>-|(?:\[(?:[^\]"]|"(?:[^"\\]|\\.)*")*\])+) ?'
-            "\ufeff?",
-            _syslog_5424,
-        )
-    ],
-)
-
-# Trainer stdout. torchrun --tee and `srun -l` put a rank prefix before each line.
-_LAUNCHER = r"(?:\[default\d+\]:|\d+: )?"
-
-_NANOTRON = _Rule(
-    "nanotron",
-    _LAUNCHER
-    + r"(?P<ts>\d\d/\d\d/\d{4} \d\d:\d\d:\d\d) \[(?P<level>[A-Z]+)(?P<fields>(?:\|[^|\]]*)*)\]: ?",
-    lambda g, ctx: {
-        "ts": _local_time(g("ts"), "%m/%d/%Y %H:%M:%S", ctx),
-        "severity": _severity(g("level")),
-        "host": g("fields").str.extract(r"\|([^|=]+)$", 1),
-    },
-)
-
-
-def _glog(g, ctx):
-    day = g("mmdd")
-    stamp = day.str.zfill(4) + " " + g("time")
-    return {
-        "ts": _with_year(stamp, "%m%d %H:%M:%S%.f", ctx),
-        # `[E ProcessGroupNCCL.cpp:737]` (older PyTorch) has no time: it takes the previous.
-        "status": pl.when(day.is_null()).then(pl.lit(_INHERIT)),
-        "severity": _severity(g("level")),
-    }
-
-
-# `[rank3]:[E1017 16:31:56.123456789 ProcessGroupNCCL.cpp:1484] msg` (PyTorch >= 2.2),
-# `E1017 16:31:56.123456  1234 file.cpp:12] msg` (glog), `[E ProcessGroupNCCL.cpp:737] msg`.
-# The month has one or two digits (`E321` is March 21).
-_GLOG = _Rule(
-    "torch-glog",
-    _LAUNCHER + r"(?:\[rank(?P<rank>\d+)\]:)?\[?(?P<level>[IWEF])(?:(?P<mmdd>\d{3,4}) "
-    r"(?P<time>\d\d:\d\d:\d\d\.\d+))? +(?:(?P<tid>\d+) +)?(?P<src>[^\s\]]+:\d+)\] ?",
-    _glog,
-)
-
-# `host:pid:tid [dev] NCCL INFO msg`, `host:pid:tid [dev] file.cc:123 NCCL WARN msg`.
-_NCCL = _Rule(
-    "nccl",
-    _LAUNCHER + r"(?P<host>[^\s:\[\]]+):(?P<pid>\d+):(?P<tid>\d+) \[(?P<dev>[^\]]*)\]"
-    r"(?: (?P<src>\S+:\d+))? NCCL (?P<level>INFO|WARN|ERROR|ABORT|TRACE)\b ?",
-    lambda g, ctx: {
-        "status": pl.lit(_INHERIT),
-        "severity": _severity(g("level")),
-        "host": g("host"),
-    },
-)
-
-_TRAINER_FLAGS = {"inherit_severity": False}
-_text_format("nanotron", [_NANOTRON], "trainer", **_TRAINER_FLAGS)
-_text_format("torch-glog", [_GLOG], "trainer", **_TRAINER_FLAGS)
-_text_format("nccl", [_NCCL], "trainer", **_TRAINER_FLAGS)
-# Registered after the three: a pure nanotron file ties and stays "nanotron".
-_text_format("trainer", [_NANOTRON, _GLOG, _NCCL], "trainer", **_TRAINER_FLAGS)
-
-# nvidia-fabricmanager: `[Feb 25 2025 13:59:45] [INFO] [tid 1803] msg`, payload lines follow.
-_text_format(
-    "fabricmanager",
-    [
-        _Rule(
-            "fabricmanager",
-            r"\[(?P<ts>[A-Z][a-z]{2} [ \d]\d \d{4} \d\d:\d\d:\d\d)\] \[(?P<level>[A-Z]+)\] "
-            r"(?:\[tid (?P<tid>\d+)\] ?)?",
-            lambda g, ctx: {
-                "ts": _local_time(
-                    g("ts").str.replace("  ", " ", literal=True), "%b %d %Y %H:%M:%S", ctx
-                ),
-                "severity": _severity(g("level")),
-            },
-        )
-    ],
-)
-
-# IBM Blue Gene RAS events (the BGL logs of the Computer Failure Data Repository):
-# `- 1117838570 2005.06.03 R02-M1-N0-C:J12-U11 2005-06-03-15.42.50.675872 R02-M1-N0-C:J12-U11
-# RAS KERNEL INFO msg`. The first field is an annotation some published copies add (an
-# alert tag); it is skipped, never read. Times are epoch seconds; the host is the location.
-_text_format(
-    "bluegene-ras",
-    [
-        _Rule(
-            "bluegene-ras",
-            r"\S+ (?P<epoch>\d{9,10}) \d{4}\.\d\d\.\d\d (?P<host>\S+) "
-            r"\d{4}-\d\d-\d\d-\d\d\.\d\d\.\d\d\.\d+ \S+ [A-Z]+ (?P<component>[A-Z_]+) "
-            r"(?P<level>[A-Z]+) ",
-            lambda g, ctx: {
-                "ts": _epoch_us(g("epoch").cast(pl.Int64) * 1_000_000),
-                "severity": _severity(g("level")),
-                "host": g("host"),
-            },
-        )
-    ],
-    line_host_first=True,
-)
-
-
-# --- JSON formats -------------------------------------------------------------------
-
-
-def _json(key: str) -> pl.Expr:
-    return pl.col("raw").str.json_path_match(f"$['{key}']")
-
-
-def _json_valid() -> pl.Expr:
-    # json_path_match is null for a line that is not JSON: a vectorised validity check.
-    return pl.col("raw").str.json_path_match("$").str.starts_with("{")
-
-
-def _decode_bytes(arrays: pl.Series) -> pl.Series:
-    """journald MESSAGE arrays of bytes as text. Polars has no lossy UTF-8 decoder, so the
-    few binary messages (not the lines around them) go through Python's."""
-    n = len(arrays)
-    where = arrays.is_not_null().arg_true()
-    text = pl.Series("text", [None] * n, dtype=pl.String)
-    lossy = pl.Series("lossy", [None] * n, dtype=pl.Boolean)
-    if len(where):
-        decoded, bad = [], []
-        for values in arrays.gather(where).to_list():
-            try:
-                decoded.append(bytes(values).decode("utf-8"))
-                bad.append(False)
-            except UnicodeDecodeError:
-                decoded.append(bytes(values).decode("utf-8", errors="replace"))
-                bad.append(True)
-        text = text.scatter(where, decoded)
-        lossy = lossy.scatter(where, bad)
-    return pl.struct(text, lossy, eager=True)
-
-
-@register("journald-json", sniff=r'\s*\{.*"__REALTIME_TIMESTAMP"\s*:')
-def _journald(lf: pl.LazyFrame, ctx: _Ctx) -> pl.LazyFrame:
-    raw = pl.col("raw")
-    lf = lf.with_columns(
-        _valid=_json_valid(),
-        _us=_json("__REALTIME_TIMESTAMP").cast(pl.Int64, strict=False),
-        _msg=_json("MESSAGE"),
-        # MESSAGE is an array of byte values when it is not valid UTF-8 (or has controls).
-        _bytes=raw.str.contains(r'"MESSAGE"\s*:\s*\['),
-    )
-    decoded = (
-        pl.when(pl.col("_bytes"))
-        .then(pl.col("_msg"))
-        .str.json_decode(pl.List(pl.UInt8))
-        .map_batches(
-            _decode_bytes, return_dtype=pl.Struct({"text": pl.String, "lossy": pl.Boolean})
-        )
-    )
-    lf = lf.with_columns(_decoded=decoded)
-    return lf.with_columns(
-        ts=_epoch_us(pl.col("_us")),
-        host=_json("_HOSTNAME"),
-        severity=_priority(_json("PRIORITY")),
-        source=pl.lit("journald-json"),
-        message=pl.when(pl.col("_bytes"))
-        .then(pl.col("_decoded").struct.field("text"))
-        .otherwise(pl.col("_msg")),
-        _kept=pl.when(pl.col("_decoded").struct.field("lossy")).then(pl.lit(BINARY_MESSAGE)),
-        status=pl.when(~pl.col("_valid").fill_null(False))
-        .then(pl.lit(MALFORMED_JSON))
-        .when(pl.col("_us").is_null())
-        .then(pl.lit(NO_TIMESTAMP))
-        .otherwise(None),
-    ).drop("_valid", "_us", "_msg", "_bytes", "_decoded")
-
-
-_TS_KEYS = ("ts", "time", "timestamp", "@timestamp")
-_LEVEL_KEYS = ("level", "severity", "log.level", "lvl")
-_MESSAGE_KEYS = ("msg", "message")
-# pino / bunyan numeric levels
-_NUMERIC_LEVELS = {
-    "10": "debug",
-    "20": "debug",
-    "30": "info",
-    "40": "warning",
-    "50": "err",
-    "60": "crit",
-}
-
-
-@register("jsonl", sniff=r'\s*\{.*"(?:ts|time|timestamp|@timestamp)"\s*:')
-def _jsonl(lf: pl.LazyFrame, ctx: _Ctx) -> pl.LazyFrame:
-    stamp = pl.coalesce([_json(k) for k in _TS_KEYS]).str.strip_chars()
-    number = stamp.cast(pl.Float64, strict=False)
-    # Epoch numbers by magnitude: seconds, then milliseconds, micro, nanoseconds.
-    epoch_us = (
-        pl.when(number < 1e11)
-        .then(number * 1e6)
-        .when(number < 1e14)
-        .then(number * 1e3)
-        .when(number < 1e17)
-        .then(number)
-        .otherwise(number / 1e3)
-    )
-    host_obj = pl.col("raw").str.json_path_match("$.host.name")
-    host = pl.coalesce(
-        _json("hostname"),
-        host_obj,
-        pl.when(_json("host").str.starts_with("{")).then(None).otherwise(_json("host")),
-    )
-    level = pl.coalesce([_json(k) for k in _LEVEL_KEYS])
-    lf = lf.with_columns(
-        _valid=_json_valid(),
-        _ts=pl.when(number.is_not_null())
-        .then(_epoch_us(epoch_us.round().cast(pl.Int64)))
-        .otherwise(_rfc3339(stamp, ctx)),
-        _stamp=stamp,
-    )
-    return lf.with_columns(
-        ts=pl.col("_ts"),
-        host=host,
-        severity=pl.coalesce(
-            level.replace_strict(_NUMERIC_LEVELS, default=None, return_dtype=pl.String),
-            _severity(level),
-            pl.when(level.str.contains(r"^[0-7]$")).then(_priority(level)),
-        ),
-        source=pl.lit("jsonl"),
-        message=pl.coalesce([_json(k) for k in _MESSAGE_KEYS] + [pl.col("raw")]),
-        status=pl.when(~pl.col("_valid").fill_null(False))
-        .then(pl.lit(MALFORMED_JSON))
-        .when(pl.col("_stamp").is_null())
-        .then(pl.lit(NO_TIMESTAMP))
-        .when(pl.col("_ts").is_null())
-        .then(pl.lit(BAD_TIMESTAMP))
-        .otherwise(None),
-    ).drop("_valid", "_ts", "_stamp")
-
-
-# --- Slurm sacct --------------------------------------------------------------------
-
-# The job states of sacct(1) "JOB STATE CODES" (formats/slurm/sacct_job_state_codes.csv).
-SACCT_STATE_SEVERITY = {
-    "BOOT_FAIL": "err",
-    "CANCELLED": "notice",
-    "COMPLETED": "info",
-    "DEADLINE": "err",
-    "FAILED": "err",
-    "NODE_FAIL": "err",
-    "OUT_OF_MEMORY": "err",
-    "PENDING": "info",
-    "PREEMPTED": "warning",
-    "RUNNING": "info",
-    "REQUEUED": "notice",
-    "RESIZING": "info",
-    "REVOKED": "notice",
-    "SUSPENDED": "notice",
-    "TIMEOUT": "err",
-}
-
-_SACCT_HEADER = r"(?i)^JobID\|"
-
-
-def expand_hostlist(nodelists: pl.Series) -> pl.Series:
-    """Slurm hostlist expressions as lists of hosts: `gpu[001-003,007],cpu5` -> 5 hosts.
-
-    Vectorised: split at top-level commas, then expand one bracket group per pass (a
-    loop over bracket groups, not over hosts). "None assigned" and empty give [].
-    """
-    base = pl.DataFrame({"row": np.arange(len(nodelists), dtype=np.uint32), "h": nodelists})
-    parts = (
-        base.with_columns(pl.col("h").str.extract_all(r"(?:[^,\[\s]|\[[^\]]*\])+"))
-        .explode("h")
-        .drop_nulls("h")
-        .filter(~pl.col("h").str.to_lowercase().is_in(["none", "assigned", "(null)"]))
-        .with_row_index("order")
-    )
-    for _ in range(8):  # a hostlist has at most a few bracket groups (rack[1-2]-n[01-16])
-        if not parts.get_column("h").str.contains(r"\[").any():
-            break
-        m = parts.with_columns(
-            pl.col("h")
-            .str.extract_groups(r"^(?P<pre>[^\[]*)\[(?P<ranges>[^\]]*)\](?P<post>.*)$")
-            .alias("m")
-        ).unnest("m")
-        plain = m.filter(pl.col("pre").is_null()).select("row", "order", "h")
-        ranged = (
-            m.filter(pl.col("pre").is_not_null())
-            .with_columns(pl.col("ranges").str.split(","))
-            .explode("ranges")
-            .with_columns(
-                lo=pl.col("ranges").str.extract(r"^\s*(\d+)", 1),
-                hi=pl.coalesce(
-                    pl.col("ranges").str.extract(r"-\s*(\d+)\s*$", 1),
-                    pl.col("ranges").str.extract(r"^\s*(\d+)", 1),
-                ),
-            )
-            .with_columns(
-                width=pl.col("lo").str.len_chars(),
-                n=pl.int_ranges(
-                    pl.col("lo").cast(pl.Int64), pl.col("hi").cast(pl.Int64) + 1, dtype=pl.Int64
-                ),
-            )
-            .explode("n")
-            .drop_nulls("n")
-            .select(
-                "row",
-                "order",
-                h=pl.col("pre")
-                + pl.col("n").cast(pl.String).str.zfill(pl.col("width"))
-                + pl.col("post"),
-            )
-        )
-        parts = pl.concat([plain, ranged]).sort("row", "order", maintain_order=True)
-        parts = parts.with_columns(order=pl.int_range(pl.len(), dtype=pl.UInt32))
-    grouped = parts.group_by("row").agg(pl.col("h"))
-    return (
-        base.select("row")
-        .join(grouped, on="row", how="left")
-        .sort("row")
-        .get_column("h")
-        .fill_null(pl.lit([], pl.List(pl.String)))
-        .alias(nodelists.name)
-    )
-
-
-@register(
-    "slurm-sacct",
-    sniff=(_SACCT_HEADER.removeprefix("(?i)^"), r"\d+(?:[_+][\w\[\]-]+)?(?:\.[\w-]+)?\|"),
-    line_host_first=True,
-)
-def _sacct(lf: pl.LazyFrame, ctx: _Ctx) -> pl.LazyFrame:
-    frame = lf.collect()  # sacct output is small; the header decides the columns
-    raw = pl.col("raw")
-    is_header = raw.str.contains(_SACCT_HEADER)
-    frame = frame.with_columns(
-        _header=pl.when(is_header).then(raw).forward_fill().over("fid"),
-        _is_header=is_header,
-    )
-    parts = raw.str.split("|")
-    columns: dict[str, pl.Expr] = {}
-    wanted = ("jobid", "jobname", "state", "exitcode", "start", "end", "nodelist")
-    headers = frame.get_column("_header").drop_nulls().unique(maintain_order=True).to_list()
-    for name in wanted:
-        chain = None
-        for header in headers:
-            names = [n.strip().lower() for n in header.split("|")]
-            if name not in names:
-                continue
-            value = parts.list.get(names.index(name), null_on_oob=True).str.strip_chars()
-            cond = pl.col("_header") == header
-            chain = pl.when(cond).then(value) if chain is None else chain.when(cond).then(value)
-        columns[name] = chain.otherwise(None) if chain is not None else pl.lit(None, pl.String)
-    frame = frame.with_columns(**{f"_{k}": v for k, v in columns.items()})
-    unknown = ["", "unknown", "none", "n/a"]
-
-    def when_known(col: str) -> pl.Expr:
-        c = pl.col(col)
-        return pl.when(c.str.to_lowercase().is_in(unknown)).then(None).otherwise(c)
-
-    stamp = pl.coalesce(when_known("_end"), when_known("_start"))
-    state = pl.col("_state").str.extract(r"^([A-Z_]+)", 1)
-    hosts = expand_hostlist(frame.get_column("_nodelist").fill_null(""))
-    frame = frame.with_columns(
-        ts=_local_time(stamp, "%Y-%m-%dT%H:%M:%S", ctx),
-        host=hosts,
-        severity=state.replace_strict(SACCT_STATE_SEVERITY, default=None, return_dtype=pl.String),
-        source=pl.lit("slurm-sacct"),
-        message=pl.format(
-            "job {} ({}) {} exit {} on {}",
-            *[pl.col(c).fill_null("?") for c in ("_jobid", "_jobname", "_state", "_exitcode")],
-            pl.col("_nodelist").fill_null("?"),
-        ),
-        _stamp=stamp,
-    )
-    frame = frame.with_columns(
-        status=pl.when(pl.col("_is_header"))
-        .then(pl.lit(_SKIP))
-        .when(pl.col("_header").is_null())
-        .then(pl.lit(NO_HEADER))
-        .when(pl.col("_stamp").is_null())
-        .then(pl.lit(NO_TIMESTAMP))
-        .when(pl.col("ts").is_null())
-        .then(pl.lit(BAD_TIMESTAMP))
-        .otherwise(None)
-    )
-    return frame.drop([c for c in frame.columns if c.startswith("_") and c != "_boot"]).lazy()
-
-
-@register("unknown", sniff=())
-def _unknown(lf: pl.LazyFrame, ctx: _Ctx) -> pl.LazyFrame:
-    return lf.with_columns(
-        ts=pl.lit(None, UTC_US),
-        host=pl.lit(None, pl.String),
-        severity=pl.lit(None, pl.String),
-        source=pl.lit("unknown"),
-        message=pl.col("raw"),
-        status=pl.lit(UNKNOWN_FORMAT),
-    )
-
-
-# --- reading files ------------------------------------------------------------------
 
 
 @dataclass
@@ -1086,9 +152,10 @@ def _sample(text: str) -> list[str]:
     return out
 
 
-def _detect(files: list[_File]) -> None:
-    """The format of each file: the registered format whose sniff patterns match the largest
-    share of its first lines (at least SNIFF_RATIO; ties go to the one registered first)."""
+def _detect(files: list[_File], formats: dict[str, LogFormat]) -> None:
+    """The format of each file: the format whose sniff patterns match the largest share of
+    its first lines (at least SNIFF_RATIO); ties go to the higher priority, then to the
+    name first in alphabetical order (never to the order formats were registered in)."""
     todo = [f for f in files if f.forced is None and f.text]
     for f in files:
         if f.forced is not None:
@@ -1107,13 +174,15 @@ def _detect(files: list[_File]) -> None:
         pl.any_horizontal([pl.col("raw").str.contains(f"^(?:{p})") for p in fmt.sniff])
         .mean()
         .alias(name)
-        for name, fmt in _REGISTRY.items()
+        for name, fmt in formats.items()
         if fmt.sniff
     )
     names = [c for c in ratios.columns if c != "fid"]
+    alphabetical = {name: rank for rank, name in enumerate(sorted(names))}
+    tiebreak = [(formats[n].priority, -alphabetical[n]) for n in names]
     for row in ratios.iter_rows():
         fid, scores = row[0], row[1:]
-        best = max(range(len(names)), key=lambda k: (scores[k] or 0, -k))
+        best = max(range(len(names)), key=lambda k: (scores[k] or 0, *tiebreak[k]))
         if (scores[best] or 0) >= SNIFF_RATIO:
             todo[fid].fmt = names[best]
 
@@ -1166,8 +235,8 @@ def _inherit(done: pl.DataFrame, fmt: LogFormat, host_is_list: bool) -> pl.DataF
     """Lines without a time of their own take the previous timestamped line's (same file),
     its reason when it had one, its host, and (continuation lines) its severity."""
     status = pl.col("status")
-    inherit = status.fill_null("") == _INHERIT
-    anchor = ~status.fill_null("").is_in([_INHERIT, _SKIP])
+    inherit = status.fill_null("") == INHERIT
+    anchor = ~status.fill_null("").is_in([INHERIT, SKIP])
     prev_ts = _within_file(pl.col("ts"), anchor)
     prev_status = _within_file(status.fill_null(""), anchor)
     updates = {
@@ -1198,8 +267,9 @@ def _inherit(done: pl.DataFrame, fmt: LogFormat, host_is_list: bool) -> pl.DataF
 
 def _parse_group(
     fmt: LogFormat,
+    formats: dict[str, LogFormat],
     files: list[_File],
-    ctx: _Ctx,
+    ctx: Context,
     boot_times: dict[str, datetime],
     report: LogReceipt,
 ) -> pl.DataFrame | None:
@@ -1234,13 +304,13 @@ def _parse_group(
         for f in files:
             host = f.host or f.stem
             when = (boot_times or {}).get(host)
-            boots.append(None if when is None else _us(when))
+            boots.append(None if when is None else to_us(when))
             if when is None:
                 report.hosts_without_boot_time.add(host)
         lf = lf.with_columns(_boot=pl.lit(pl.Series(boots, dtype=pl.Int64)).gather(pl.col("fid")))
     done = fmt.parse(lf, ctx).collect()
     host_is_list = isinstance(done.schema["host"], pl.List)
-    if (done.get_column("status") == _INHERIT).any():
+    if (done.get_column("status") == INHERIT).any():
         done = _inherit(done, fmt, host_is_list)
     else:
         done = done.with_columns(_inherited=pl.lit(False))
@@ -1260,12 +330,12 @@ def _parse_group(
         .agg(pl.len(), pl.col("fid").first(), pl.col("line").first())
     )
     for reason, n, fid, line in bad.iter_rows():
-        if reason == _SKIP:
+        if reason == SKIP:
             report.skipped += n
         else:
             report.count(reason, n, f"{files[fid].key}:{line}")
     ok = pl.col("status").is_null()
-    inside = ok & (pl.col("ts") >= ctx.window.start) & (pl.col("ts") < ctx.window.end)
+    inside = ok & ctx.window.contains()
     counts = done.select(
         inside=inside.sum(), ok=ok.sum(), inherited=(ok & pl.col("_inherited")).sum()
     ).row(0, named=True)
@@ -1273,9 +343,12 @@ def _parse_group(
     report.outside_window += counts["ok"] - counts["inside"]
     report.inherited += counts["inherited"]
     if counts["ok"]:
+        # Each line's time semantics are those of the format its source names (a
+        # composite format's lines keep their own), else its file's format's.
         read = set(done.filter(ok).get_column("source").unique().to_list())
-        report.local_time_formats |= read & _LOCAL_TIME_SOURCES
-        report.yearless_formats |= read & _YEARLESS_SOURCES
+        semantics = {source: formats.get(source, fmt) for source in read}
+        report.local_time_formats |= {s for s, f in semantics.items() if f.local_time}
+        report.yearless_formats |= {s for s, f in semantics.items() if f.yearless}
 
     kept = done.filter(inside)
     if kept.height == 0:
@@ -1320,19 +393,20 @@ def _read(
             f"assume_tz={assume_tz!r} is not a time zone name; use an IANA name such as "
             "'UTC' or 'Europe/Paris'"
         ) from None
-    ctx = _Ctx(window=window, tz=assume_tz)
+    ctx = Context(window=window, tz=assume_tz)
     report = LogReceipt(assume_tz=assume_tz)
     frames: list[pl.DataFrame] = []
+    formats = dict(LOG_FORMATS.entries())
     for batch in _batches(files):
         for f in batch:
             _load(f)
-        _detect(batch)
+        _detect(batch, formats)
         groups: dict[str, list[_File]] = {}
         for f in batch:
             if f.text:
                 groups.setdefault(f.fmt, []).append(f)
         for name, members in groups.items():
-            got = _parse_group(_REGISTRY[name], members, ctx, boot_times or {}, report)
+            got = _parse_group(formats[name], formats, members, ctx, boot_times or {}, report)
             if got is not None:
                 frames.append(got)
         for f in batch:
@@ -1379,7 +453,7 @@ def _forced(key: str, formats: dict[str, str] | None) -> str | None:
 
 def _check_formats(formats: dict[str, str] | None) -> None:
     for glob, name in (formats or {}).items():
-        if name not in _REGISTRY:
+        if name not in LOG_FORMATS:
             raise LogsError(
                 f"formats[{glob!r}] = {name!r} is not a known log format; "
                 f"known: {', '.join(known_formats())}"
@@ -1445,16 +519,32 @@ def read_log_file(
     return _read([f], window, boot_times, assume_tz)
 
 
-LogReport = LogReceipt
-"""The receipt's name before 0.2."""
-
+# Names this module had before the formats moved to logs.formats (kept for one release).
+SEVERITIES = LEVELS
 __all__ = [
+    "BAD_TIMESTAMP",
+    "BINARY_MESSAGE",
+    "CANNOT_OPEN",
+    "FILE_REASONS",
+    "GZIP_CUT",
+    "INCOMPLETE",
     "LOG_SCHEMA",
+    "MALFORMED_JSON",
+    "MAX_LINE",
+    "NOT_UTF8",
+    "NO_BOOT_TIME",
+    "NO_HEADER",
+    "NO_TIMESTAMP",
+    "SACCT_STATE_SEVERITY",
+    "SEVERITIES",
+    "TOO_LONG",
+    "UNKNOWN_FORMAT",
     "LogFormat",
     "LogReceipt",
     "LogReport",
     "Logs",
     "LogsError",
+    "Parser",
     "expand_hostlist",
     "known_formats",
     "read_log_file",

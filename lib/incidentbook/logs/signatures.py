@@ -12,18 +12,18 @@ import re._constants as sre_constants
 import re._parser as sre_parser
 from functools import lru_cache
 from pathlib import Path
-from typing import Literal
 
 import polars as pl
 import yaml
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator
 
 from incidentbook.errors import IncidentbookError
+from incidentbook.logs.severity import SEVERITY_RANK as SEVERITY_RANK
+from incidentbook.logs.severity import SignatureSeverity
 from incidentbook.paths import template
 from incidentbook.record.taxonomy import SLUG, Taxonomy, load_taxonomy
 
-Severity = Literal["critical", "error", "warning", "info"]
-SEVERITY_RANK = {"critical": 0, "error": 1, "warning": 2, "info": 3}
+Severity = SignatureSeverity
 
 
 class CatalogError(IncidentbookError):

@@ -15,19 +15,8 @@ import polars as pl
 from drain3 import TemplateMiner
 from drain3.template_miner_config import TemplateMinerConfig
 
+from incidentbook.logs.severity import LEVEL_RANK
 from incidentbook.window import TimeWindow
-
-LEVEL_RANK = {
-    "emerg": 0,
-    "alert": 1,
-    "crit": 2,
-    "err": 3,
-    "warning": 4,
-    "notice": 5,
-    "info": 6,
-    "debug": 7,
-}
-"""syslog severities, most severe first."""
 
 MASKS: list[tuple[str, str]] = [
     (r"GPU-[0-9a-fA-F]{8}(?:-[0-9a-fA-F]{4}){3}-[0-9a-fA-F]{12}", "<UUID>"),
@@ -104,12 +93,8 @@ def summarise_templates(
         unknown = unknown.with_columns(severity=pl.lit(None, pl.String))
     mined = mine_templates(unknown.get_column("message"))
     lines = pl.concat([unknown.select("ts", "host", "severity"), mined], how="horizontal")
-    in_window = (pl.col("ts") >= window.start) & (pl.col("ts") < window.end)
-    in_base = (
-        (pl.col("ts") >= baseline.start) & (pl.col("ts") < baseline.end)
-        if baseline
-        else pl.lit(False)
-    )
+    in_window = window.contains()
+    in_base = baseline.contains() if baseline else pl.lit(False)
     has_baseline = baseline is not None and lines.filter(in_base).height > 0
     templates = (
         lines.group_by("template_id", "template")

@@ -154,7 +154,7 @@ def detect_intervals(
         return empty
     step = series.get_column("ts").diff().median()
     context = f"{max(int(config.context.total_seconds()), int(step.total_seconds()) * 10)}s"
-    in_base = (pl.col("ts") >= baseline.start) & (pl.col("ts") < baseline.end)
+    in_base = baseline.contains()
 
     def against(reference_of: pl.Expr) -> tuple[pl.DataFrame, pl.Expr]:
         with_ref = series.with_columns(reference=reference_of).with_columns(
@@ -369,7 +369,7 @@ def per_node_flags(
 ) -> pl.DataFrame:
     """Samples where a host's own series departed from its baseline (for naming hosts)."""
     per_node = frame.group_by("signal", "node", "ts").agg(value=pl.col("value").mean())
-    in_base = (pl.col("ts") >= baseline.start) & (pl.col("ts") < baseline.end)
+    in_base = baseline.contains()
     stats_ = (
         per_node.filter(in_base)
         .group_by("signal", "node")
@@ -617,9 +617,7 @@ def analyze(
     for name in sorted(cluster.get_column("signal").unique().to_list()):
         signal = signals[name]
         series = cluster.filter(pl.col("signal") == name).select("ts", "value")
-        base_values = series.filter(
-            (pl.col("ts") >= baseline.start) & (pl.col("ts") < baseline.end)
-        )
+        base_values = series.filter(baseline.contains())
         level = float((base_values if base_values.height else series).get_column("value").median())
         smallest = min_change(signal, level, config)
         found = detect_intervals(series, signal.bad, baseline, config, smallest)

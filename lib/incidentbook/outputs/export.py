@@ -51,9 +51,7 @@ def export_openmetrics(
             frame = pl.scan_parquet(path)
             columns = [c for c in frame.collect_schema().names() if c not in _NOT_LABELS]
             if window is not None:
-                frame = frame.filter(
-                    (pl.col("timestamp") >= window.start) & (pl.col("timestamp") < window.end)
-                )
+                frame = frame.filter(window.contains("timestamp"))
             labels = _label_text(columns)
             lines = frame.select(
                 pl.col("metric"),

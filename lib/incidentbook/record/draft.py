@@ -16,9 +16,11 @@ from __future__ import annotations
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+import polars as pl
 import yaml
 
 from incidentbook.errors import RecordFormatError
+from incidentbook.logs.severity import NOTABLE_SIGNATURE_SEVERITIES
 from incidentbook.paths import templates_dir
 from incidentbook.record.model import (
     NARRATIVE_FIELDS,
@@ -118,7 +120,7 @@ def _facet_ids(inv: Investigation, taxonomy: Taxonomy) -> tuple[list[str], list[
             components += [signal.component] if signal.component else []
             symptoms += [signal.symptom] if signal.symptom else []
     if inv.logs is not None:
-        worst = inv.logs.signatures.filter(inv.logs.signatures["severity"] != "info")
+        worst = inv.logs.signatures.filter(pl.col("severity").is_in(NOTABLE_SIGNATURE_SEVERITIES))
         components += worst.get_column("component").drop_nulls().to_list()
         symptoms += worst.get_column("symptom").drop_nulls().to_list()
 

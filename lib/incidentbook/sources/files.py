@@ -136,7 +136,7 @@ def _scan_csv(path: Path, window: TimeWindow, signals: list[Signal]) -> pl.LazyF
     return _canonical(
         frame.filter(_wanted(signals, columns))
         .with_columns(ts=_parse_text_timestamps(path, frame))
-        .filter((pl.col("ts") >= window.start) & (pl.col("ts") < window.end)),
+        .filter(window.contains()),
         columns,
     )
 
@@ -175,7 +175,7 @@ def _scan_openmetrics(path: Path, window: TimeWindow, signals: list[Signal]) -> 
             ).dt.replace_time_zone("UTC"),
             value=pl.col("value").cast(pl.Float64),
         )
-        .filter((pl.col("ts") >= window.start) & (pl.col("ts") < window.end))
+        .filter(window.contains())
     )
     label_pairs = (
         pairs.select(

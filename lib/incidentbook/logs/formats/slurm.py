@@ -1,0 +1,162 @@
+"""Slurm's job accounting: `sacct --parsable2` (the header decides the columns; hostlist
+expressions are expanded, so a line about four nodes is a row for each)."""
+
+from __future__ import annotations
+
+import numpy as np
+import polars as pl
+
+from incidentbook.logs.data import BAD_TIMESTAMP, NO_HEADER, NO_TIMESTAMP
+from incidentbook.logs.formats import SKIP, Context, LogFormat
+from incidentbook.logs.formats.expressions import local_time
+
+# The job states of sacct(1) "JOB STATE CODES" (formats/slurm/sacct_job_state_codes.csv).
+SACCT_STATE_SEVERITY = {
+    "BOOT_FAIL": "err",
+    "CANCELLED": "notice",
+    "COMPLETED": "info",
+    "DEADLINE": "err",
+    "FAILED": "err",
+    "NODE_FAIL": "err",
+    "OUT_OF_MEMORY": "err",
+    "PENDING": "info",
+    "PREEMPTED": "warning",
+    "RUNNING": "info",
+    "REQUEUED": "notice",
+    "RESIZING": "info",
+    "REVOKED": "notice",
+    "SUSPENDED": "notice",
+    "TIMEOUT": "err",
+}
+
+_SACCT_HEADER = r"(?i)^JobID\|"
+
+
+def expand_hostlist(nodelists: pl.Series) -> pl.Series:
+    """Slurm hostlist expressions as lists of hosts: `gpu[001-003,007],cpu5` -> 5 hosts.
+
+    Vectorised: split at top-level commas, then expand one bracket group per pass (a
+    loop over bracket groups, not over hosts). "None assigned" and empty give [].
+    """
+    base = pl.DataFrame({"row": np.arange(len(nodelists), dtype=np.uint32), "h": nodelists})
+    parts = (
+        base.with_columns(pl.col("h").str.extract_all(r"(?:[^,\[\s]|\[[^\]]*\])+"))
+        .explode("h")
+        .drop_nulls("h")
+        .filter(~pl.col("h").str.to_lowercase().is_in(["none", "assigned", "(null)"]))
+        .with_row_index("order")
+    )
+    for _ in range(8):  # a hostlist has at most a few bracket groups (rack[1-2]-n[01-16])
+        if not parts.get_column("h").str.contains(r"\[").any():
+            break
+        m = parts.with_columns(
+            pl.col("h")
+            .str.extract_groups(r"^(?P<pre>[^\[]*)\[(?P<ranges>[^\]]*)\](?P<post>.*)$")
+            .alias("m")
+        ).unnest("m")
+        plain = m.filter(pl.col("pre").is_null()).select("row", "order", "h")
+        ranged = (
+            m.filter(pl.col("pre").is_not_null())
+            .with_columns(pl.col("ranges").str.split(","))
+            .explode("ranges")
+            .with_columns(
+                lo=pl.col("ranges").str.extract(r"^\s*(\d+)", 1),
+                hi=pl.coalesce(
+                    pl.col("ranges").str.extract(r"-\s*(\d+)\s*$", 1),
+                    pl.col("ranges").str.extract(r"^\s*(\d+)", 1),
+                ),
+            )
+            .with_columns(
+                width=pl.col("lo").str.len_chars(),
+                n=pl.int_ranges(
+                    pl.col("lo").cast(pl.Int64), pl.col("hi").cast(pl.Int64) + 1, dtype=pl.Int64
+                ),
+            )
+            .explode("n")
+            .drop_nulls("n")
+            .select(
+                "row",
+                "order",
+                h=pl.col("pre")
+                + pl.col("n").cast(pl.String).str.zfill(pl.col("width"))
+                + pl.col("post"),
+            )
+        )
+        parts = pl.concat([plain, ranged]).sort("row", "order", maintain_order=True)
+        parts = parts.with_columns(order=pl.int_range(pl.len(), dtype=pl.UInt32))
+    grouped = parts.group_by("row").agg(pl.col("h"))
+    return (
+        base.select("row")
+        .join(grouped, on="row", how="left")
+        .sort("row")
+        .get_column("h")
+        .fill_null(pl.lit([], pl.List(pl.String)))
+        .alias(nodelists.name)
+    )
+
+
+def _sacct(lf: pl.LazyFrame, ctx: Context) -> pl.LazyFrame:
+    frame = lf.collect()  # sacct output is small; the header decides the columns
+    raw = pl.col("raw")
+    is_header = raw.str.contains(_SACCT_HEADER)
+    frame = frame.with_columns(
+        _header=pl.when(is_header).then(raw).forward_fill().over("fid"),
+        _is_header=is_header,
+    )
+    parts = raw.str.split("|")
+    columns: dict[str, pl.Expr] = {}
+    wanted = ("jobid", "jobname", "state", "exitcode", "start", "end", "nodelist")
+    headers = frame.get_column("_header").drop_nulls().unique(maintain_order=True).to_list()
+    for name in wanted:
+        chain = None
+        for header in headers:
+            names = [n.strip().lower() for n in header.split("|")]
+            if name not in names:
+                continue
+            value = parts.list.get(names.index(name), null_on_oob=True).str.strip_chars()
+            cond = pl.col("_header") == header
+            chain = pl.when(cond).then(value) if chain is None else chain.when(cond).then(value)
+        columns[name] = chain.otherwise(None) if chain is not None else pl.lit(None, pl.String)
+    frame = frame.with_columns(**{f"_{k}": v for k, v in columns.items()})
+    unknown = ["", "unknown", "none", "n/a"]
+
+    def when_known(col: str) -> pl.Expr:
+        c = pl.col(col)
+        return pl.when(c.str.to_lowercase().is_in(unknown)).then(None).otherwise(c)
+
+    stamp = pl.coalesce(when_known("_end"), when_known("_start"))
+    state = pl.col("_state").str.extract(r"^([A-Z_]+)", 1)
+    hosts = expand_hostlist(frame.get_column("_nodelist").fill_null(""))
+    frame = frame.with_columns(
+        ts=local_time(stamp, "%Y-%m-%dT%H:%M:%S", ctx),
+        host=hosts,
+        severity=state.replace_strict(SACCT_STATE_SEVERITY, default=None, return_dtype=pl.String),
+        source=pl.lit("slurm-sacct"),
+        message=pl.format(
+            "job {} ({}) {} exit {} on {}",
+            *[pl.col(c).fill_null("?") for c in ("_jobid", "_jobname", "_state", "_exitcode")],
+            pl.col("_nodelist").fill_null("?"),
+        ),
+        _stamp=stamp,
+    )
+    frame = frame.with_columns(
+        status=pl.when(pl.col("_is_header"))
+        .then(pl.lit(SKIP))
+        .when(pl.col("_header").is_null())
+        .then(pl.lit(NO_HEADER))
+        .when(pl.col("_stamp").is_null())
+        .then(pl.lit(NO_TIMESTAMP))
+        .when(pl.col("ts").is_null())
+        .then(pl.lit(BAD_TIMESTAMP))
+        .otherwise(None)
+    )
+    return frame.drop([c for c in frame.columns if c.startswith("_") and c != "_boot"]).lazy()
+
+
+SLURM_SACCT = LogFormat(
+    "slurm-sacct",
+    (_SACCT_HEADER.removeprefix("(?i)^"), r"\d+(?:[_+][\w\[\]-]+)?(?:\.[\w-]+)?\|"),
+    _sacct,
+    local_time=True,
+    line_host_first=True,
+)
