@@ -36,7 +36,7 @@ MOVED: dict[str, str] = {
     "workbook": "incidentbook.notebook.cells",
     "batch": "incidentbook.notebook.runner",
     "form": "incidentbook.notebook.form",
-    "synth": "incidentbook.scenarios.simulator",
+    "synth": "incidentbook.scenarios._legacy_synth",
     "kernel_lines": "incidentbook.scenarios.kernel_lines",
     "pipeline": "incidentbook.investigation",
 }

@@ -25,6 +25,7 @@ from typing import Generic, TypeVar
 from incidentbook.errors import IncidentbookError
 
 T = TypeVar("T")
+_REQUIRED = object()
 
 
 class RegistryError(IncidentbookError):
@@ -116,12 +117,15 @@ class Registry(Generic[T]):
 
     # -- getting entries --------------------------------------------------------------------
 
-    def get(self, name: str) -> T:
-        """The entry called `name`, imported now if it was not yet."""
+    def get(self, name: str, default: object = _REQUIRED) -> T:
+        """The entry called `name`, imported now if it was not yet; an unknown name raises
+        RegistryError, or gives `default` when one is passed (as a mapping's get does)."""
         if name in self._loaded:
             return self._loaded[name]
         source = self._source(name)
         if source is None:
+            if default is not _REQUIRED:
+                return default  # type: ignore[return-value]
             known = ", ".join(self.names()) or "none"
             raise RegistryError(f"no {self.kind} named {name!r}; known: {known}")
         value = self._load(name, source) if isinstance(source, Lazy) else source
@@ -129,7 +133,8 @@ class Registry(Generic[T]):
         self._loaded[name] = entry
         return entry
 
-    __getitem__ = get
+    def __getitem__(self, name: str) -> T:
+        return self.get(name)
 
     def entries(self) -> list[tuple[str, T]]:
         """Every entry, loaded, in the order of `names()`."""

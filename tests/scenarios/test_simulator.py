@@ -21,6 +21,7 @@ import pytest
 from conftest import REPO
 from incidentbook.errors import IncidentbookError
 from incidentbook.incident import IncidentFolder
+from incidentbook.scenarios import imbue_bringup
 from incidentbook.scenarios import kernel_lines as kl
 from incidentbook.scenarios import simulator as synth
 
@@ -278,7 +279,7 @@ def test_imbue_mfu_dips_are_visible(fresh):
     folder = fresh["imbue-bringup"]
     facts = truth(folder)
     mfu = metric(folder, "trainer.parquet", "trainer_mfu")
-    assert mfu.get_column("job").unique().to_list() == [synth.JOB]
+    assert mfu.get_column("job").unique().to_list() == [imbue_bringup.JOB]
     baseline = during(mfu, facts["baseline"]).get_column("value").mean()
     assert 0.40 <= baseline <= 0.45
     dips = facts["planted"]["mfu_dips"]
