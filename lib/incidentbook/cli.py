@@ -332,10 +332,9 @@ def similar(
     taxonomy = load_taxonomy(taxonomy_file)
     if target.is_dir():
         from incidentbook.investigation import investigate
-        from incidentbook.record.draft import draft_record, load_narrative
+        from incidentbook.record.draft import draft
 
-        inv = investigate(target)
-        query = draft_record(inv, narrative=load_narrative(inv.folder.case_path), taxonomy=taxonomy)
+        query = draft(investigate(target), taxonomy=taxonomy)
     else:
         query = load_record(target, taxonomy)
     library = library or (project_root() or Path(".")) / "data" / "library"

@@ -13,7 +13,7 @@ import pytest
 
 from conftest import REPO
 from incidentbook import charts
-from incidentbook.charts import core
+from incidentbook.charts.svg import _without_hover
 from incidentbook.investigation import investigate
 from incidentbook.logs.analysis import LogAnalysis
 from incidentbook.metrics.analysis import Analysis
@@ -369,7 +369,7 @@ def test_to_svg_leaves_out_tooltip_only_marks(smollm):
     chart = charts.symptom_chart(smollm.analysis, smollm.pack)
     hover = [u for u in layers(chart.to_dict(), "circle") if u["mark"].get("style") == "hover"]
     assert hover  # in the interactive chart
-    assert not layers(core._without_hover(chart.to_dict()), "circle")
+    assert not layers(_without_hover(chart.to_dict()), "circle")
     assert len(charts.to_svg(chart)) < 100_000
 
 

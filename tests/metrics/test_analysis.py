@@ -2,10 +2,12 @@ from datetime import timedelta
 
 import numpy as np
 import polars as pl
+import yaml
 from incidents import STEP, T0, samples, storage_story, write_incident
 
 from incidentbook.investigation import investigate
 from incidentbook.metrics.analysis import DEFAULT_CONFIG, detect_intervals, robust_scale
+from incidentbook.metrics.signals import load_pack
 from incidentbook.window import TimeWindow
 
 
@@ -80,7 +82,7 @@ def _fleet(tmp_path, n_hosts=20, n=240):
 def test_failure_rates_and_outlier_hosts(tmp_path):
     root = _fleet(tmp_path)
     signals = ["node_up", "pcie_link_width", "cpu_freq", "ib_port_errors"]
-    findings = investigate(root, signals=signals).analysis.findings
+    findings = investigate(root, signals=signals).findings
     by = {(f.kind, f.signal, f.start == T0): f for f in findings}
     never = by[("failure_rate", "node_up", True)]
     assert never.hosts == ["h00", "h01"]
@@ -90,6 +92,21 @@ def test_failure_rates_and_outlier_hosts(tmp_path):
     assert by[("outlier_host", "pcie_link_width", True)].hosts == ["h05", "h09"]
     assert by[("outlier_host", "cpu_freq", True)].hosts == ["h07"]
     assert by[("outlier_host", "ib_port_errors", True)].hosts == ["h11"]
+
+
+def test_liveness_is_a_role_not_a_name(tmp_path):
+    """Any signal of role liveness gives failure rates; `node_up` without it gives none."""
+    root = _fleet(tmp_path)
+    spec = yaml.safe_load((root / "incident.yaml").read_text())
+    up = load_pack().get("node_up").model_dump(exclude={"name"}, exclude_none=True)
+    spec["signals"] = {"hosts_alive": {**up, "label": "Hosts alive"}, "node_up": {"role": "cause"}}
+    (root / "incident.yaml").write_text(yaml.safe_dump(spec))
+    inv = investigate(root, signals=["hosts_alive", "node_up", "pcie_link_width"])
+    rates = {(f.signal, tuple(f.hosts)) for f in inv.findings if f.kind == "failure_rate"}
+    assert rates == {("hosts_alive", ("h00", "h01")), ("hosts_alive", ("h02",))}
+    assert inv.analysis.liveness == ("hosts_alive",)
+    outliers = {f.signal for f in inv.findings if f.kind == "outlier_host"}
+    assert "hosts_alive" not in outliers
 
 
 def test_trend_and_level_shift(tmp_path):

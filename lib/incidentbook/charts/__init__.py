@@ -1,4 +1,9 @@
-"""Charts of an incident (altair), drawn small enough to embed, and their static SVG."""
+"""Charts of an incident (altair), drawn small enough to embed, and their static SVG.
+
+core: the theme, the time axis, downsampling, one signal's layers; story, failures,
+hosts: the charts; svg: static output; entries: the chart contract (ChartEntry) and
+CHARTS, the registry of what the workbook and the report page draw.
+"""
 
 from incidentbook.charts.core import (
     ANOMALY_COLOUR,
@@ -24,23 +29,21 @@ from incidentbook.charts.core import (
     WIDTH,
     AnyChart,
     Signals,
-    correlated_chart,
     downsample,
-    failure_rate_chart,
-    host_heatmap,
     register_theme,
-    save_svg,
-    signature_timeline,
-    story_chart,
-    symptom_chart,
-    to_svg,
 )
+from incidentbook.charts.entries import CHARTS, ChartEntry, Figure, figures
+from incidentbook.charts.failures import failure_rate_chart, signature_timeline
+from incidentbook.charts.hosts import host_heatmap, worst_signals
+from incidentbook.charts.story import correlated_chart, story_chart, symptom_chart
+from incidentbook.charts.svg import save_svg, to_svg
 
 __all__ = [
     "ANOMALY_COLOUR",
     "ANOMALY_OPACITY",
     "BASELINE_COLOUR",
     "BRUSH",
+    "CHARTS",
     "FONT",
     "HEATMAP_COLUMNS",
     "HOVER",
@@ -59,10 +62,13 @@ __all__ = [
     "UTC_SECONDS",
     "WIDTH",
     "AnyChart",
+    "ChartEntry",
+    "Figure",
     "Signals",
     "correlated_chart",
     "downsample",
     "failure_rate_chart",
+    "figures",
     "host_heatmap",
     "register_theme",
     "save_svg",
@@ -70,4 +76,5 @@ __all__ = [
     "story_chart",
     "symptom_chart",
     "to_svg",
+    "worst_signals",
 ]

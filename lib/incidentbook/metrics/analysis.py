@@ -37,6 +37,7 @@ from incidentbook.metrics.data import Metrics, MetricsReceipt
 from incidentbook.metrics.frames import cluster_series
 from incidentbook.metrics.signals import Signal
 from incidentbook.record.model import Correlation, Finding
+from incidentbook.text import format_span, format_value, listing
 from incidentbook.window import TimeWindow
 
 MODIFIED_Z = 3.5
@@ -69,6 +70,10 @@ class Analysis:
     intervals: pl.DataFrame
     receipt: MetricsReceipt
     notes: list[str] = field(default_factory=list)
+    levels: dict[str, float] = field(default_factory=dict)
+    """Each signal's baseline level, the one its anomalies are measured against."""
+    liveness: tuple[str, ...] = ()
+    """The signals of role `liveness` (hosts up or down) among those analysed."""
 
     @property
     def report(self) -> MetricsReceipt:
@@ -330,31 +335,6 @@ def _relative(value: float, level: float) -> float:
     return (value - level) / abs(level) if level else value - level
 
 
-def format_value(value: float, unit: str) -> str:
-    """A value with its unit as a person would write it (ms, GHz, %)."""
-    if unit == "s" and abs(value) < 1:
-        return f"{value * 1000:,.1f} ms"
-    if unit == "ratio":
-        return f"{value:.1%}"
-    if unit == "Hz" and abs(value) >= 1e6:
-        return f"{value / 1e9:.2f} GHz" if abs(value) >= 1e9 else f"{value / 1e6:,.0f} MHz"
-    if abs(value) >= 100:
-        return f"{value:,.0f}{' ' + unit if unit else ''}"
-    return f"{value:,.3g}{' ' + unit if unit else ''}"
-
-
-def _span(start, end) -> str:
-    seconds = (end - start).total_seconds()
-    if seconds < 120:
-        return f"for {seconds:.0f} s ({start:%H:%M:%S}-{end:%H:%M:%S} UTC)"
-    length = f"{seconds / 60:.0f} min" if seconds < 7200 else f"{seconds / 3600:.1f} h"
-    return f"for {length} ({start:%H:%M}-{end:%H:%M} UTC)"
-
-
-def _listing(hosts: list[str], most: int = 5) -> str:
-    return ", ".join(hosts[:most]) + (f" and {len(hosts) - most} more" if len(hosts) > most else "")
-
-
 def _hosts_in(per_node_flags: pl.DataFrame, signal: str, start, end) -> list[str]:
     if per_node_flags.height == 0:
         return []
@@ -405,7 +385,7 @@ def outlier_hosts(
     """
     findings = []
     for name, signal in signals.items():
-        if name == "node_up":
+        if signal.role == "liveness":
             continue  # hosts that are down are failure rates, not outliers
         rows = frame.filter(pl.col("signal") == name)
         if rows.height == 0:
@@ -456,7 +436,7 @@ def _outliers_one_way(
             f"{'as high as' if direction == 'up' else 'as low as'} "
             f"{format_value(typical, signal.unit)} "
             f"(typical of them) against {format_value(centre, signal.unit)} on the median host "
-            f"({_listing(hosts)})"
+            f"({listing(hosts)})"
         ),
     )
 
@@ -468,9 +448,10 @@ def min_change(signal: Signal | None, level: float, config: AnalysisConfig) -> f
     return config.min_relative * abs(level)
 
 
-def failure_rates(frame: pl.DataFrame, window: TimeWindow) -> list[Finding]:
-    """Hosts that never came up, and hosts lost during the window, from node_up."""
-    up = frame.filter(pl.col("signal") == "node_up")
+def failure_rates(frame: pl.DataFrame, window: TimeWindow, signal: str) -> list[Finding]:
+    """Hosts that never came up, and hosts lost during the window, from a liveness signal
+    (a signal of role `liveness`: 1 while a host is up, 0 while it is down)."""
+    up = frame.filter(pl.col("signal") == signal)
     if up.height == 0:
         return []
     per_host = (
@@ -493,7 +474,7 @@ def failure_rates(frame: pl.DataFrame, window: TimeWindow) -> list[Finding]:
     def finding(hosts: list[str], start, summary: str) -> Finding:
         return Finding(
             kind="failure_rate",
-            signal="node_up",
+            signal=signal,
             start=start,
             end=window.end,
             magnitude=-len(hosts) / total,
@@ -583,7 +564,7 @@ def correlate(
             )
         ranked.append(
             (
-                signal.role != "cause",
+                not signal.explains,
                 -round(score, 2),
                 lag,
                 name,
@@ -612,6 +593,8 @@ def analyze(
     baseline = baseline or default_baseline(window)
     cluster = cluster_series(metrics.frame, signals)
     flags = per_node_flags(metrics.frame, signals, baseline, config.threshold)
+    liveness = tuple(name for name, s in signals.items() if s.role == "liveness")
+    levels: dict[str, float] = {}
     findings: list[Finding] = []
     interval_parts = []
     for name in sorted(cluster.get_column("signal").unique().to_list()):
@@ -619,6 +602,7 @@ def analyze(
         series = cluster.filter(pl.col("signal") == name).select("ts", "value")
         base_values = series.filter(baseline.contains())
         level = float((base_values if base_values.height else series).get_column("value").median())
+        levels[name] = level
         smallest = min_change(signal, level, config)
         found = detect_intervals(series, signal.bad, baseline, config, smallest)
         interval_parts.append(found.with_columns(signal=pl.lit(name)))
@@ -640,7 +624,7 @@ def analyze(
                         f"{format_value(row['mean'], signal.unit)} against a baseline of "
                         f"{format_value(level, signal.unit)} "
                         f"({_relative(row['mean'], level):+.0%}) "
-                        f"{_span(row['start'], row['end'])}"
+                        f"{format_span(row['start'], row['end'])}"
                         + (f" on {len(hosts)} hosts" if hosts else "")
                     ),
                 )
@@ -677,12 +661,13 @@ def analyze(
                     baseline=level,
                     summary=(
                         f"{signal.label} shifted to {format_value(mean, signal.unit)} from "
-                        f"{format_value(level, signal.unit)} {_span(seg_start, seg_end)}"
+                        f"{format_value(level, signal.unit)} {format_span(seg_start, seg_end)}"
                     ),
                 )
             )
     findings += outlier_hosts(metrics.frame, signals, window, config)
-    findings += failure_rates(metrics.frame, window)
+    for name in liveness:
+        findings += failure_rates(metrics.frame, window, name)
     findings.sort(key=lambda f: (f.start, f.kind, f.signal, f.end))
     intervals = pl.concat(interval_parts) if interval_parts else pl.DataFrame()
     step = (
@@ -703,6 +688,8 @@ def analyze(
         intervals=intervals,
         receipt=metrics.receipt,
         notes=notes,
+        levels=levels,
+        liveness=liveness,
     )
 
 

@@ -40,7 +40,14 @@ class Signal(BaseModel):
     within: Reduce = "mean"
     aggregate: Reduce = "mean"
     bad: Literal["down", "up", "both"] = "both"
-    role: Literal["cause", "effect"] = "cause"
+    role: Literal["cause", "effect", "liveness"] = Field(
+        "cause",
+        description=(
+            "cause: its anomalies may explain the symptom; effect: it moves because the job "
+            "itself slowed; liveness: 1 while a host is up, 0 while down (a cause whose "
+            "hosts that never came up or went down are failure rates, not outliers)."
+        ),
+    )
     component: str | None = Field(None, description="Taxonomy component its anomalies point to.")
     symptom: str | None = Field(None, description="Taxonomy symptom its anomalies point to.")
     min_change: float | None = Field(
@@ -58,6 +65,11 @@ class Signal(BaseModel):
         ):
             raise ValueError(f"a {self.kind} signal needs `numerator` and `denominator`")
         return self
+
+    @property
+    def explains(self) -> bool:
+        """Whether its anomalies can explain the symptom (a cause, or hosts going down)."""
+        return self.role != "effect"
 
     @property
     def metrics(self) -> list[str]:

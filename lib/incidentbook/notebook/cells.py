@@ -12,14 +12,14 @@ import altair as alt
 import polars as pl
 from IPython.display import Markdown
 
-from incidentbook import charts
+from incidentbook.charts import CHARTS, figures, register_theme
+from incidentbook.charts.hosts import worst_signals as worst_signals
 from incidentbook.errors import IncidentbookError
 from incidentbook.investigation import Investigation, investigate
 from incidentbook.outputs.publish import Outputs, publish
 from incidentbook.paths import templates_dir
-from incidentbook.record.draft import draft_record, load_narrative
+from incidentbook.record.draft import draft as draft_case
 from incidentbook.record.model import CaseRecord
-from incidentbook.record.store import load_record
 
 VEGALITE_MIME = "application/vnd.vegalite.v5+json"
 
@@ -44,7 +44,7 @@ def setup() -> None:
     """Charts rendered for JupyterLab (and comparable by nbval), one theme, readable tables."""
     alt.renderers.register("incidentbook", _render)
     alt.renderers.enable("incidentbook")
-    charts.register_theme()
+    register_theme()
     pl.Config.set_tbl_rows(40)
     pl.Config.set_fmt_str_lengths(160)
     pl.Config.set_tbl_hide_dataframe_shape(True)
@@ -98,7 +98,7 @@ def summary(inv: Investigation) -> Markdown:
     for f in inv.findings:
         kinds[f.kind] = kinds.get(f.kind, 0) + 1
     primary = [f for f in inv.findings if f.signal == a.primary and f.kind in {"drop", "spike"}]
-    causes = [c for c in a.correlations if inv.pack.signals[c.signal].role == "cause"]
+    causes = [c for c in a.correlations if inv.pack.signals[c.signal].explains]
     lines = [
         f"**{inv.spec.title}**, {a.window.start:%Y-%m-%d %H:%M} to {a.window.end:%H:%M} UTC "
         f"({inv.spec.cluster.nodes} nodes x {inv.spec.cluster.gpus_per_node} "
@@ -177,29 +177,35 @@ def new_templates_table(inv: Investigation, rows: int = 15) -> pl.DataFrame:
     )
 
 
-def worst_signals(inv: Investigation, most: int = 2) -> list[str]:
-    """Signals worth a host-by-time view: the best-correlated cause, then outlier signals."""
-    names: list[str] = []
-    for c in inv.analysis.correlations:
-        if inv.pack.signals[c.signal].role == "cause" and inv.pack.signals[c.signal].per:
-            names.append(c.signal)
-            break
-    names += [f.signal for f in inv.findings if f.kind == "outlier_host"]
-    return list(dict.fromkeys(names))[:most]
+OWN_CELLS = ("story", "failure-rates", "signatures", "hosts")
+"""The charts the workbook has a cell of its own for; `more_charts` shows the others."""
 
 
-def host_heatmaps(inv: Investigation) -> alt.TopLevelMixin:
-    views = [
-        charts.host_heatmap(inv.metrics.frame, name, inv.pack.signals, window=inv.analysis.window)
-        for name in worst_signals(inv)
+def chart(inv: Investigation, name: str) -> alt.TopLevelMixin | None:
+    """A registered chart as the workbook shows it (several figures one above the other);
+    None when there is nothing to draw for this incident."""
+    entry = CHARTS.get(name)
+    drawn = entry.build(inv)
+    if drawn is None or isinstance(drawn, alt.TopLevelMixin):
+        return drawn
+    return alt.vconcat(*(f.chart for f in drawn)) if drawn else None
+
+
+def more_charts(inv: Investigation) -> alt.TopLevelMixin | None:
+    """The notebook charts of installed packages (or registered in code), one above the
+    other; None when there are none."""
+    extra = [
+        f.chart
+        for name, entry in CHARTS.entries()
+        if "notebook" in entry.where and name not in OWN_CELLS
+        for f in entry.figures(inv)
     ]
-    return (
-        alt.vconcat(*views)
-        if views
-        else charts.signature_timeline(inv.logs)
-        if inv.logs
-        else alt.Chart()
-    )
+    return alt.vconcat(*extra) if extra else None
+
+
+def host_heatmaps(inv: Investigation) -> alt.TopLevelMixin | None:
+    """The worst signals by host and time (the `hosts` chart)."""
+    return chart(inv, "hosts")
 
 
 def notes(inv: Investigation) -> Markdown:
@@ -208,35 +214,13 @@ def notes(inv: Investigation) -> Markdown:
 
 
 def chart_set(inv: Investigation) -> dict[str, tuple[str, alt.TopLevelMixin]]:
-    """The charts that go into the report page, by file name."""
-    a, signals = inv.analysis, inv.pack.signals
-    out = {
-        "story": ("The symptom and what coincided with it", charts.story_chart(a, signals)),
-        "failure-rates": ("Failure rates over time", charts.failure_rate_chart(a, inv.logs)),
-    }
-    for name in worst_signals(inv):
-        out[f"hosts-{name}"] = (
-            f"{signals[name].label} by host and time",
-            charts.host_heatmap(inv.metrics.frame, name, signals, window=a.window),
-        )
-    if inv.logs is not None and inv.logs.signatures.height:
-        out["signatures"] = ("Log signatures over time", charts.signature_timeline(inv.logs))
-    return out
+    """The charts that go into the report page, by file name (the registry's order)."""
+    return {f.name: (f.title, f.chart) for f in figures(inv, "report")}
 
 
 def draft(inv: Investigation, out: str) -> CaseRecord:
     """The record, drafted from the data; the person's case.yaml and earlier edits kept."""
-    previous_path = output_dir(out) / "case.json"
-    previous = None
-    if previous_path.exists():
-        try:
-            previous = load_record(previous_path)
-        except IncidentbookError as exc:
-            raise IncidentbookError(
-                f"{previous_path} exists but cannot be read, so a person's edits in it could "
-                f"be lost; fix or move it first ({exc})"
-            ) from None
-    return draft_record(inv, narrative=load_narrative(inv.folder.case_path), previous=previous)
+    return draft_case(inv, output_dir(out))
 
 
 def similar(record: CaseRecord, library: str = "data/library", top: int = 3) -> pl.DataFrame:

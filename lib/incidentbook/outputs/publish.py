@@ -33,7 +33,7 @@ def publish(
     taxonomy: Taxonomy | None = None,
 ) -> Outputs:
     """Write charts (name -> (title, chart)), case.json and report.html into `out`."""
-    from incidentbook.charts import to_svg
+    from incidentbook.charts.svg import to_svg
 
     out = Path(out)
     svgs: dict[str, str] = {}

@@ -19,7 +19,7 @@ from typing import TYPE_CHECKING, Any
 import polars as pl
 import yaml
 
-from incidentbook.errors import RecordFormatError
+from incidentbook.errors import IncidentbookError, RecordFormatError
 from incidentbook.logs.severity import NOTABLE_SIGNATURE_SEVERITIES
 from incidentbook.paths import templates_dir
 from incidentbook.record.model import (
@@ -31,17 +31,15 @@ from incidentbook.record.model import (
     LogSignature,
     TimelineEvent,
 )
+from incidentbook.record.store import load_record
 from incidentbook.record.taxonomy import Taxonomy, load_taxonomy
+from incidentbook.text import format_time
 
 if TYPE_CHECKING:
     from incidentbook.investigation import Investigation
 
 DRAFT_MARK = "Draft from the data, to be confirmed:"
 MAX_TIMELINE = 40
-
-
-def _when(ts) -> str:
-    return f"{ts:%Y-%m-%d %H:%M} UTC"
 
 
 def draft_symptoms(inv: Investigation) -> str:
@@ -57,7 +55,7 @@ def draft_symptoms(inv: Investigation) -> str:
         verb = "fell" if anomalies[0].kind == "drop" else "rose"
         parts.append(
             f"{label.capitalize()} {verb} {len(anomalies)} times between "
-            f"{_when(anomalies[0].start)} and {_when(anomalies[-1].end)}, "
+            f"{format_time(anomalies[0].start)} and {format_time(anomalies[-1].end)}, "
             f"{depth[0]:.0%} to {depth[-1]:.0%} away from its baseline"
             + (
                 f" of {anomalies[0].baseline:,.0f} {primary.unit}."
@@ -76,18 +74,19 @@ def draft_symptoms(inv: Investigation) -> str:
         for f in inv.findings
         if f.kind == "outlier_host"
         and pack.signals.get(f.signal)
-        and pack.signals[f.signal].role == "cause"
+        and pack.signals[f.signal].explains
     ][:6]
     return f"{DRAFT_MARK} " + " ".join(parts)
 
 
 def draft_detection(inv: Investigation) -> str:
     analysis = inv.analysis
-    causes = [c for c in analysis.correlations if inv.pack.signals[c.signal].role == "cause"]
+    causes = [c for c in analysis.correlations if inv.pack.signals[c.signal].explains]
+    window, baseline = analysis.window, analysis.baseline
     text = (
         f"{DRAFT_MARK} The anomalies were found in the {analysis.primary} signal of the "
-        f"incident window {_when(analysis.window.start)} to {_when(analysis.window.end)}, "
-        f"against a baseline ending {_when(analysis.baseline.end)}."
+        f"incident window {format_time(window.start)} to {format_time(window.end)}, "
+        f"against a baseline ending {format_time(baseline.end)}."
     )
     if causes:
         text += f" What coincided with them: {causes[0].explanation}"
@@ -107,16 +106,12 @@ def _facet_ids(inv: Investigation, taxonomy: Taxonomy) -> tuple[list[str], list[
         symptoms.append(primary.symptom)
     for c in analysis.correlations:
         signal = pack.signals[c.signal]
-        if signal.role == "cause" and c.score >= 0.5:
+        if signal.explains and c.score >= 0.5:
             components += [signal.component] if signal.component else []
             symptoms += [signal.symptom] if signal.symptom else []
     for f in inv.findings:
         signal = pack.signals.get(f.signal)
-        if (
-            f.kind in {"outlier_host", "failure_rate", "trend"}
-            and signal
-            and signal.role == "cause"
-        ):
+        if f.kind in {"outlier_host", "failure_rate", "trend"} and signal and signal.explains:
             components += [signal.component] if signal.component else []
             symptoms += [signal.symptom] if signal.symptom else []
     if inv.logs is not None:
@@ -268,4 +263,25 @@ def draft_record(
             "drafted": [f for f in drafted if f not in from_person],
         },
         context={"taxonomy": taxonomy},
+    )
+
+
+def draft(
+    inv: Investigation, out: Path | str | None = None, *, taxonomy: Taxonomy | None = None
+) -> CaseRecord:
+    """The case record of an investigation: drafted from the data, with the narrative a
+    person wrote in the incident folder's case.yaml and, when `out` holds an earlier
+    case.json, the edits made in it (what the workbook and `incidentbook similar` use)."""
+    previous = None
+    previous_path = Path(out) / "case.json" if out is not None else None
+    if previous_path is not None and previous_path.exists():
+        try:
+            previous = load_record(previous_path, taxonomy)
+        except IncidentbookError as exc:
+            raise IncidentbookError(
+                f"{previous_path} exists but cannot be read, so a person's edits in it could "
+                f"be lost; fix or move it first ({exc})"
+            ) from None
+    return draft_record(
+        inv, narrative=load_narrative(inv.folder.case_path), previous=previous, taxonomy=taxonomy
     )

@@ -1,0 +1,69 @@
+"""How values, times and spans read in every sentence, table and chart incidentbook writes.
+
+One home for the formatters, so a finding's summary, a chart's tooltip and the drafted
+record say "39.4 ms" and "for 8 min (08:46-08:54 UTC)" the same way.
+"""
+
+from __future__ import annotations
+
+from datetime import datetime
+
+
+def format_value(value: float, unit: str, *, compact: bool = False) -> str:
+    """A value with its unit as a person would write it: `39.4 ms`, `2.10 GHz`, `95.1%`.
+
+    `compact` is for chart labels: three significant digits with an SI prefix for large
+    values (`13.4k tokens/s`), the unit as the pack names it.
+    """
+    if compact:
+        return _compact(value, unit)
+    if unit == "s" and abs(value) < 1:
+        return f"{value * 1000:,.1f} ms"
+    if unit == "ratio":
+        return f"{value:.1%}"
+    if unit == "Hz" and abs(value) >= 1e6:
+        return f"{value / 1e9:.2f} GHz" if abs(value) >= 1e9 else f"{value / 1e6:,.0f} MHz"
+    if abs(value) >= 100:
+        return f"{value:,.0f}{' ' + unit if unit else ''}"
+    return f"{value:,.3g}{' ' + unit if unit else ''}"
+
+
+def _compact(value: float, unit: str) -> str:
+    if unit == "ratio":
+        return f"{value:.1%}"
+    size = abs(value)
+    if size >= 1e4:
+        for factor, suffix in ((1e12, "T"), (1e9, "G"), (1e6, "M"), (1e3, "k")):
+            if size >= factor:
+                text = f"{value / factor:.3g}{suffix}"
+                break
+    else:
+        text = f"{value:.3g}"
+    return f"{text} {unit}".strip()
+
+
+def format_span(start: datetime, end: datetime, *, style: str = "duration") -> str:
+    """A span of time in words.
+
+    duration: how long and when, `for 8 min (08:46-08:54 UTC)` (seconds under two
+    minutes, hours over two); window: from and to, `2025-03-14 08:00 to 14:00 UTC` (the
+    end's date only when it is another day).
+    """
+    if style == "window":
+        tail = f"{end:%H:%M}" if start.date() == end.date() else f"{end:%Y-%m-%d %H:%M}"
+        return f"{start:%Y-%m-%d %H:%M} to {tail} UTC"
+    seconds = (end - start).total_seconds()
+    if seconds < 120:
+        return f"for {seconds:.0f} s ({start:%H:%M:%S}-{end:%H:%M:%S} UTC)"
+    length = f"{seconds / 60:.0f} min" if seconds < 7200 else f"{seconds / 3600:.1f} h"
+    return f"for {length} ({start:%H:%M}-{end:%H:%M} UTC)"
+
+
+def format_time(when: datetime) -> str:
+    """A moment to the minute: `2025-03-14 08:00 UTC`."""
+    return f"{when:%Y-%m-%d %H:%M} UTC"
+
+
+def listing(items: list[str], most: int = 5) -> str:
+    """`a, b, c, d, e and 3 more`."""
+    return ", ".join(items[:most]) + (f" and {len(items) - most} more" if len(items) > most else "")
