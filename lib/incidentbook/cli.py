@@ -14,9 +14,10 @@ from pathlib import Path
 import click
 
 from incidentbook.errors import IncidentbookError, RecordFormatError, RecordInvalid
+from incidentbook.outputs.formats import format_for
 from incidentbook.outputs.render import render_case
 from incidentbook.outputs.site import build_site
-from incidentbook.record.model import schema
+from incidentbook.record.model import schema_text
 from incidentbook.record.store import atomic_write_text, load_record, record_files
 from incidentbook.record.taxonomy import FACETS, load_taxonomy
 
@@ -31,6 +32,24 @@ def _friendly_errors(func):
             sys.exit(exc.exit_code)
 
     return wrapper
+
+
+class _OutputChoice(click.Choice):
+    """The registered output formats (html, md, and any a package adds), looked up only
+    when the option is used or its help shown."""
+
+    def __init__(self) -> None:
+        super().__init__([])
+
+    @property
+    def choices(self) -> list[str]:
+        from incidentbook.outputs.formats import OUTPUTS
+
+        return OUTPUTS.names()
+
+    @choices.setter
+    def choices(self, _value: object) -> None:
+        pass
 
 
 taxonomy_option = click.option(
@@ -91,7 +110,7 @@ def validate(paths: tuple[Path, ...], taxonomy_file: Path | None) -> None:
 @click.option(
     "--format",
     "fmt",
-    type=click.Choice(["html", "md"]),
+    type=_OutputChoice(),
     default=None,
     help="Default: from the output's suffix, else html.",
 )
@@ -101,7 +120,7 @@ def render(case: Path, output: Path | None, fmt: str | None, taxonomy_file: Path
     """Render one case record as a self-contained HTML page or as Markdown."""
     taxonomy = load_taxonomy(taxonomy_file)
     record = load_record(case, taxonomy)
-    fmt = fmt or ("md" if output and output.suffix.lower() in {".md", ".markdown"} else "html")
+    fmt = fmt or (format_for(output) if output else "html")
     text = render_case(record, fmt, taxonomy)
     if output is None:
         click.echo(text, nl=False)
@@ -153,10 +172,6 @@ def schema_command(output: Path | None) -> None:
         click.echo(str(output))
 
 
-def schema_text() -> str:
-    return json.dumps(schema(), indent=2, ensure_ascii=False) + "\n"
-
-
 @main.group("taxonomy")
 def taxonomy_group() -> None:
     """The facets cases are counted by."""
@@ -173,40 +188,6 @@ def taxonomy_show(facet: str | None, taxonomy_file: Path | None) -> None:
         click.echo(f"{name}: {taxonomy.facets[name].label}")
         for value, depth in taxonomy.tree(name):
             click.echo(f"  {'  ' * depth}{value.id:<{40 - 2 * depth}} {value.description}")
-
-
-def _analysis_json(inv) -> dict:
-    analysis = inv.analysis
-    return {
-        "incident": inv.spec.id,
-        "window": analysis.window.model_dump(mode="json"),
-        "baseline": analysis.baseline.model_dump(mode="json"),
-        "primary_signal": analysis.primary,
-        "findings": [f.model_dump(mode="json") for f in inv.findings],
-        "correlations": [c.model_dump(mode="json") for c in analysis.correlations],
-        "notes": inv.notes,
-        "logs": _logs_json(inv),
-    }
-
-
-def _jsonable(value: object) -> str:
-    """Datetimes in frames' rows as RFC 3339; anything else as its text."""
-    if hasattr(value, "isoformat"):
-        return value.isoformat().replace("+00:00", "Z")
-    return str(value)
-
-
-def _logs_json(inv) -> dict | None:
-    if inv.logs is None:
-        return None
-    report = inv.log_receipt
-    return {
-        "lines_read": report.lines_read,
-        "in_window": report.in_window,
-        "unreadable": report.unreadable,
-        "signatures": inv.logs.signatures.drop("example").to_dicts(),
-        "new_templates": inv.logs.templates.templates.filter("new").head(20).to_dicts(),
-    }
 
 
 @main.command()
@@ -242,7 +223,7 @@ def analyze(
 ) -> None:
     """Find what happened in an incident folder's window: findings and what coincided."""
     from incidentbook.investigation import investigate
-    from incidentbook.outputs.console import print_analysis
+    from incidentbook.outputs.console import analysis_json_text, print_analysis
 
     inv = investigate(
         incident,
@@ -255,7 +236,7 @@ def analyze(
         source=source,
     )
     if as_json:
-        click.echo(json.dumps(_analysis_json(inv), indent=2, ensure_ascii=False, default=_jsonable))
+        click.echo(analysis_json_text(inv))
     else:
         print_analysis(inv)
 

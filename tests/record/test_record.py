@@ -5,9 +5,8 @@ import pytest
 import yaml
 
 from conftest import REPO
-from incidentbook.cli import schema_text
 from incidentbook.errors import RecordFormatError, RecordInvalid
-from incidentbook.record.model import SCHEMA_VERSION, CaseRecord
+from incidentbook.record.model import SCHEMA_VERSION, CaseRecord, schema_text
 from incidentbook.record.store import load_record, save_record
 
 MINIMAL = {

@@ -285,5 +285,5 @@ def timeline_table(record: CaseRecord) -> pl.DataFrame:
 def outputs_table(outputs: Outputs) -> pl.DataFrame:
     """What was written, relative to the output folder (no machine-specific paths)."""
     root = outputs.case.parent
-    files = [outputs.case, outputs.report, *outputs.charts]
+    files = [outputs.case, outputs.report, *outputs.charts, *outputs.others]
     return pl.DataFrame({"written": [str(p.relative_to(root)) for p in files]})

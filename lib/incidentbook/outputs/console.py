@@ -1,12 +1,18 @@
-"""Terminal output of an analysis: what `incidentbook analyze` prints without --json."""
+"""What `incidentbook analyze` prints: a table for a terminal, or JSON (--json)."""
 
 from __future__ import annotations
+
+import json
+from typing import TYPE_CHECKING
 
 from rich.console import Console
 from rich.table import Table
 
+if TYPE_CHECKING:
+    from incidentbook.investigation import Investigation
 
-def print_analysis(inv, console: Console | None = None) -> None:
+
+def print_analysis(inv: Investigation, console: Console | None = None) -> None:
     # Pipes and CI logs get 80 columns by default, too narrow for the findings table.
     console = console or Console(width=None if Console().is_terminal else 120)
     analysis = inv.analysis
@@ -39,3 +45,43 @@ def print_analysis(inv, console: Console | None = None) -> None:
         console.print(table)
     for note in inv.notes:
         console.print(f"[yellow]note:[/yellow] {note}")
+
+
+def analysis_json(inv: Investigation) -> dict:
+    """Findings, correlations, notes and what the logs gave, as JSON-ready values."""
+    analysis = inv.analysis
+    return {
+        "incident": inv.spec.id,
+        "window": analysis.window.model_dump(mode="json"),
+        "baseline": analysis.baseline.model_dump(mode="json"),
+        "primary_signal": analysis.primary,
+        "findings": [f.model_dump(mode="json") for f in inv.findings],
+        "correlations": [c.model_dump(mode="json") for c in analysis.correlations],
+        "notes": inv.notes,
+        "logs": _logs_json(inv),
+    }
+
+
+def _jsonable(value: object) -> str:
+    """Datetimes in frames' rows as RFC 3339; anything else as its text."""
+    if hasattr(value, "isoformat"):
+        return value.isoformat().replace("+00:00", "Z")
+    return str(value)
+
+
+def _logs_json(inv: Investigation) -> dict | None:
+    if inv.logs is None:
+        return None
+    receipt = inv.log_receipt
+    return {
+        "lines_read": receipt.lines_read,
+        "in_window": receipt.in_window,
+        "unreadable": receipt.unreadable,
+        "signatures": inv.logs.signatures.drop("example").to_dicts(),
+        "new_templates": inv.logs.templates.templates.filter("new").head(20).to_dicts(),
+    }
+
+
+def analysis_json_text(inv: Investigation) -> str:
+    """`incidentbook analyze --json`'s output."""
+    return json.dumps(analysis_json(inv), indent=2, ensure_ascii=False, default=_jsonable)

@@ -7,16 +7,17 @@ so a page opens from a file, mails as an attachment and prints.
 from __future__ import annotations
 
 from functools import lru_cache
-from typing import Literal
 
 import jinja2
 from markupsafe import Markup, escape
 
+from incidentbook.outputs.formats import OUTPUTS, OutputFormat
 from incidentbook.paths import templates_dir
 from incidentbook.record.model import CaseRecord
 from incidentbook.record.taxonomy import FACETS, Taxonomy, load_taxonomy
 
-Format = Literal["html", "md"]
+Format = str
+"""An output format's name: html, md, or one a package adds (outputs.formats.OUTPUTS)."""
 
 FACET_FIELDS: dict[str, str] = {
     "root_cause": "root_causes",
@@ -77,6 +78,52 @@ def facet_tags(record: CaseRecord, taxonomy: Taxonomy) -> dict[str, list]:
     return {f: [taxonomy.value(f, v) for v in record.facet_values(f)] for f in FACETS}
 
 
+def _page(
+    record: CaseRecord,
+    template_name: str,
+    taxonomy: Taxonomy,
+    site_root: str | None,
+    svgs: dict[str, str] | None,
+) -> str:
+    return (
+        environment()
+        .get_template(template_name)
+        .render(
+            case=record,
+            tags=facet_tags(record, taxonomy),
+            facets=taxonomy.facets,
+            site_root=site_root,
+            svgs=svgs,
+        )
+    )
+
+
+def html_page(
+    record: CaseRecord,
+    taxonomy: Taxonomy,
+    *,
+    site_root: str | None = None,
+    svgs: dict[str, str] | None = None,
+) -> str:
+    """The case as a self-contained HTML page (charts inlined from `svgs`)."""
+    return _page(record, "case.html.j2", taxonomy, site_root, svgs)
+
+
+def markdown_page(
+    record: CaseRecord,
+    taxonomy: Taxonomy,
+    *,
+    site_root: str | None = None,
+    svgs: dict[str, str] | None = None,
+) -> str:
+    """The case as Markdown (charts linked, not inlined)."""
+    return _page(record, "case.md.j2", taxonomy, site_root, svgs)
+
+
+HTML = OutputFormat("html", (".html", ".htm"), html_page, published=True)
+MARKDOWN = OutputFormat("md", (".md", ".markdown"), markdown_page)
+
+
 def render_case(
     record: CaseRecord,
     fmt: Format = "html",
@@ -85,13 +132,7 @@ def render_case(
     site_root: str | None = None,
     svgs: dict[str, str] | None = None,
 ) -> str:
-    """Render one case; with site_root (relative path to the site top) tags link to facets."""
-    taxonomy = taxonomy or load_taxonomy()
-    template = environment().get_template("case.md.j2" if fmt == "md" else "case.html.j2")
-    return template.render(
-        case=record,
-        tags=facet_tags(record, taxonomy),
-        facets=taxonomy.facets,
-        site_root=site_root,
-        svgs=svgs,
-    )
+    """Render one case in a registered output format (html, md, or a plug-in's); with
+    site_root (relative path to the site top) tags link to facets."""
+    output = OUTPUTS.get(fmt)
+    return output.render(record, taxonomy or load_taxonomy(), site_root=site_root, svgs=svgs)

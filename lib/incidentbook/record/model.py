@@ -8,6 +8,7 @@ passed in the validation context (`{"taxonomy": Taxonomy}`), or the default one.
 
 from __future__ import annotations
 
+import json
 import re
 from datetime import date
 from typing import Annotated, Literal
@@ -318,3 +319,8 @@ class CaseRecord(_Strict):
 def schema() -> dict:
     """The JSON Schema of CaseRecord, as exported to templates/case.schema.json."""
     return CaseRecord.model_json_schema(mode="validation")
+
+
+def schema_text() -> str:
+    """The JSON Schema as templates/case.schema.json holds it."""
+    return json.dumps(schema(), indent=2, ensure_ascii=False) + "\n"
