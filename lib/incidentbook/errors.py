@@ -6,8 +6,12 @@ it is instead of a traceback.
 
 from __future__ import annotations
 
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
+
+from pydantic import ValidationError
 
 
 class IncidentbookError(Exception):
@@ -68,3 +72,90 @@ class UnknownFacetValue(IncidentbookError, ValueError):
         )
         label = facet.replace("_", " ")
         super().__init__(f"{value!r} is not a known {label} id; {hint}")
+
+
+# --- pydantic's errors as sentences -------------------------------------------------------
+# The one builder of validation messages: records, incident.yaml, taxonomies, signal packs,
+# signature catalogs and windows all report what is wrong through it.
+
+
+def field_path(loc: tuple) -> str:
+    out = ""
+    for part in loc:
+        out += f"[{part}]" if isinstance(part, int) else (f".{part}" if out else str(part))
+    return out
+
+
+def sentence(error: dict, overrides: Mapping[str, str] | None = None) -> str:
+    """One pydantic error as the end of a sentence (`overrides`: by error type)."""
+    kind, msg = error["type"], error["msg"]
+    if overrides and kind in overrides:
+        return overrides[kind]
+    if kind == "missing":
+        return "this required field is missing"
+    if kind == "extra_forbidden":
+        return "this field is not part of the schema (check its spelling)"
+    if msg.startswith("Value error, "):
+        msg = msg[len("Value error, ") :]
+    if kind in {
+        "string_type",
+        "int_type",
+        "int_parsing",
+        "float_type",
+        "list_type",
+        "dict_type",
+        "model_type",
+        "bool_type",
+        "literal_error",
+        "enum",
+        "url_parsing",
+        "string_pattern_mismatch",
+        "datetime_from_date_parsing",
+        "datetime_parsing",
+        "timezone_aware",
+        "greater_than_equal",
+        "too_short",
+        "string_too_short",
+    }:
+        given = error.get("input")
+        shown = repr(given) if not isinstance(given, dict | list) else type(given).__name__
+        return f"{msg[0].lower()}{msg[1:]} (got {shown})"
+    return msg[0].lower() + msg[1:] if msg else kind
+
+
+def problems_from(
+    exc: ValidationError,
+    file: str,
+    lines: dict[tuple, int] | None = None,
+    *,
+    overrides: Mapping[str, str] | None = None,
+    names: Callable[[tuple], tuple] | None = None,
+) -> list[Problem]:
+    """Turn pydantic's errors into one Problem each, with the nearest known YAML line.
+
+    `names` rewrites an error's location before it is shown (a catalog names a signature
+    by its id rather than its index)."""
+    problems = []
+    for error in exc.errors():
+        loc = tuple(
+            p for p in error["loc"] if not (isinstance(p, str) and p.startswith("function-"))
+        )
+        if names is not None:
+            loc = names(loc)
+        line = None
+        if lines:
+            for cut in range(len(loc), -1, -1):
+                if loc[:cut] in lines:
+                    line = lines[loc[:cut]]
+                    break
+        field = field_path(loc) or "(record)"
+        problems.append(Problem(file, field, sentence(error, overrides), line))
+    return problems
+
+
+def invalid(exc: ValidationError, what: str, where: str, **options: Any) -> str:
+    """`WHERE is not a valid WHAT:` and one indented line per problem (`options`: those of
+    problems_from)."""
+    problems = problems_from(exc, where, **options)
+    listed = "\n".join(f"  {p.field}: {p.message}" for p in problems)
+    return f"{where} is not a valid {what}:\n{listed}"

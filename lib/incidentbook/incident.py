@@ -14,12 +14,12 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
-import yaml
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, model_validator
 
-from incidentbook.errors import IncidentbookError, Problem
+from incidentbook.errors import IncidentbookError, problems_from
 from incidentbook.record.taxonomy import SLUG
 from incidentbook.window import TimeWindow
+from incidentbook.yamlio import read_yaml, sentences
 
 
 class IncidentFolderError(IncidentbookError):
@@ -97,16 +97,11 @@ class IncidentFolder:
 
 
 def load_spec(path: Path) -> IncidentSpec:
-    try:
-        data = yaml.safe_load(path.read_text(encoding="utf-8"))
-    except yaml.YAMLError as exc:
-        raise IncidentFolderError(f"{path} is not valid YAML: {exc}") from None
+    data = read_yaml(path, sentences(IncidentFolderError, str(path)))
     try:
         return IncidentSpec.model_validate(data)
     except ValidationError as exc:
-        from incidentbook.record.store import problems_from
-
-        problems: list[Problem] = problems_from(exc, str(path))
+        problems = problems_from(exc, str(path))
         raise IncidentFolderError(
             f"{path} is not a valid incident spec:\n" + "\n".join(f"  {p}" for p in problems)
         ) from None

@@ -15,7 +15,7 @@ from pydantic import (
     model_validator,
 )
 
-from incidentbook.errors import IncidentbookError
+from incidentbook.errors import IncidentbookError, problems_from
 
 
 class TimeWindow(BaseModel):
@@ -62,11 +62,12 @@ def make_window(start: str | datetime, end: str | datetime, what: str = "window"
     try:
         return TimeWindow(start=start, end=end)
     except ValidationError as exc:
-        reasons = []
-        for err in exc.errors():
-            field = ".".join(str(p) for p in err["loc"]) or what
-            msg = err["msg"].removeprefix("Value error, ")
-            if err["type"] == "timezone_aware":
-                msg = "has no UTC offset; write RFC 3339 with an offset, e.g. 2025-03-14T08:00:00Z"
-            reasons.append(f"{field} {msg}" if err["loc"] else msg)
+        overrides = {
+            "timezone_aware": "has no UTC offset; write RFC 3339 with an offset, "
+            "e.g. 2025-03-14T08:00:00Z"
+        }
+        problems = problems_from(exc, what, overrides=overrides)
+        reasons = [
+            f"{p.field} {p.message}" if p.field != "(record)" else p.message for p in problems
+        ]
         raise WindowError(f"the {what} is not usable: " + "; ".join(reasons)) from None

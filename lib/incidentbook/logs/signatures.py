@@ -14,14 +14,14 @@ from functools import lru_cache
 from pathlib import Path
 
 import polars as pl
-import yaml
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator
 
-from incidentbook.errors import IncidentbookError
+from incidentbook.errors import IncidentbookError, invalid
 from incidentbook.logs.severity import SEVERITY_RANK as SEVERITY_RANK
 from incidentbook.logs.severity import SignatureSeverity
 from incidentbook.paths import template
 from incidentbook.record.taxonomy import SLUG, Taxonomy, load_taxonomy
+from incidentbook.yamlio import read_yaml, sentences
 
 Severity = SignatureSeverity
 
@@ -120,31 +120,26 @@ class Catalog(BaseModel):
 
 
 def _read(path: Path) -> dict:
-    try:
-        data = yaml.safe_load(path.read_text(encoding="utf-8"))
-    except FileNotFoundError:
-        raise CatalogError(f"signature catalog {path} does not exist") from None
-    except yaml.YAMLError as exc:
-        raise CatalogError(f"signature catalog {path} is not valid YAML: {exc}") from None
-    if not isinstance(data, dict):
-        raise CatalogError(f"signature catalog {path} must be a mapping with `signatures`")
-    return data
+    return read_yaml(
+        path,
+        sentences(CatalogError, f"signature catalog {path}"),
+        mapping="must be a mapping with `signatures`",
+    )
 
 
 def _validate(data: dict, where: str) -> Catalog:
+    def by_id(loc: tuple) -> tuple:
+        """A signature by its id rather than its index in the list."""
+        if len(loc) >= 2 and loc[0] == "signatures" and isinstance(loc[1], int):
+            sig = data["signatures"][loc[1]]
+            if isinstance(sig, dict) and "id" in sig:
+                return (loc[0], str(sig["id"]), *loc[2:])
+        return loc
+
     try:
         return Catalog.model_validate(data)
     except ValidationError as exc:
-        lines = []
-        for err in exc.errors():
-            loc = list(err["loc"])
-            if len(loc) >= 2 and loc[0] == "signatures" and isinstance(loc[1], int):
-                sig = data["signatures"][loc[1]]
-                loc[1] = sig.get("id", loc[1]) if isinstance(sig, dict) else loc[1]
-            lines.append(f"  {'.'.join(map(str, loc))}: {err['msg'].removeprefix('Value error, ')}")
-        raise CatalogError(
-            f"signature catalog {where} is not valid:\n" + "\n".join(lines)
-        ) from None
+        raise CatalogError(invalid(exc, "signature catalog", where, names=by_id)) from None
 
 
 @lru_cache(maxsize=4)

@@ -9,11 +9,11 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any, Literal
 
-import yaml
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, model_validator
 
-from incidentbook.errors import IncidentbookError
+from incidentbook.errors import IncidentbookError, invalid
 from incidentbook.paths import templates_dir
+from incidentbook.yamlio import read_yaml, sentences
 
 Reduce = Literal["mean", "sum", "max", "min"]
 
@@ -113,8 +113,7 @@ def _validate(data: dict, where: str) -> SignalPack:
     try:
         return SignalPack.model_validate(data)
     except ValidationError as exc:
-        lines = [f"  {'.'.join(map(str, e['loc']))}: {e['msg']}" for e in exc.errors()]
-        raise SignalPackError(f"signal pack {where} is not valid:\n" + "\n".join(lines)) from None
+        raise SignalPackError(invalid(exc, "signal pack", where)) from None
 
 
 def load_pack(name_or_path: str | Path = "default", overrides: dict | None = None) -> SignalPack:
@@ -128,12 +127,11 @@ def load_pack(name_or_path: str | Path = "default", overrides: dict | None = Non
             f"no signal pack {str(name_or_path)!r}; "
             f"bundled packs: {', '.join(known)}, or give a path"
         )
-    try:
-        data = yaml.safe_load(path.read_text(encoding="utf-8"))
-    except yaml.YAMLError as exc:
-        raise SignalPackError(f"signal pack {path} is not valid YAML: {exc}") from None
-    if not isinstance(data, dict):
-        raise SignalPackError(f"signal pack {path} must be a mapping with `name` and `signals`")
+    data = read_yaml(
+        path,
+        sentences(SignalPackError, f"signal pack {path}"),
+        mapping="must be a mapping with `name` and `signals`",
+    )
     data.setdefault("name", path.stem)
     pack = _validate(data, str(path)).with_overrides(overrides or {})
     _check_facets(pack)

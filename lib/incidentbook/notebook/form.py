@@ -49,14 +49,14 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
-import yaml
 from pydantic import ValidationError
 
-from incidentbook.errors import IncidentbookError, Problem, RecordFormatError
+from incidentbook.errors import IncidentbookError, Problem, RecordFormatError, problems_from
 from incidentbook.record.draft import DRAFT_MARK, load_narrative
-from incidentbook.record.model import NARRATIVE_FIELDS, CaseRecord, Finding
-from incidentbook.record.store import atomic_write_text, problems_from
+from incidentbook.record.model import FACET_FIELDS, NARRATIVE_FIELDS, CaseRecord, Finding
+from incidentbook.record.store import atomic_write_text
 from incidentbook.record.taxonomy import Taxonomy, load_taxonomy
+from incidentbook.yamlio import Raise, dump_yaml, read_yaml
 
 try:
     import ipywidgets as W
@@ -64,13 +64,9 @@ except ImportError:  # the pure functions below work without it
     W = None
 
 TEXT_FIELDS: tuple[str, ...] = ("title", "symptoms", "trigger", "detection", "lessons")
-FACET_FIELDS: dict[str, str] = {
-    "root_causes": "root_cause",
-    "components": "component",
-    "symptom_tags": "symptom",
-    "contributing_factors": "contributing_factor",
-}
-FORM_FIELDS: tuple[str, ...] = (*TEXT_FIELDS, *FACET_FIELDS, "remediation", "action_items")
+FIELD_FACETS: dict[str, str] = {field: facet for facet, field in FACET_FIELDS.items()}
+"""The record's facet fields, each with its facet (record.model.FACET_FIELDS turned round)."""
+FORM_FIELDS: tuple[str, ...] = (*TEXT_FIELDS, *FIELD_FACETS, "remediation", "action_items")
 """The narrative fields the form edits; the others are kept as case.yaml has them."""
 
 DRAFT_FILE = ".case-draft.yaml"
@@ -134,7 +130,7 @@ def _default(field_name: str) -> Any:
 def _convert(field_name: str, value: Any) -> Any:
     if field_name in TEXT_FIELDS:
         return strip_draft_mark(value or "").strip()
-    if field_name in FACET_FIELDS:
+    if field_name in FIELD_FACETS:
         return list(dict.fromkeys(value or []))
     if field_name == "remediation":
         return remediation_items(value or "")
@@ -202,26 +198,9 @@ def problem_field(problem: Problem) -> str:
 # -- writing case.yaml with history --------------------------------------------------------
 
 
-class _Dumper(yaml.SafeDumper):
-    pass
-
-
-def _str(dumper: yaml.SafeDumper, value: str) -> yaml.Node:
-    return dumper.represent_scalar(
-        "tag:yaml.org,2002:str", value, style="|" if "\n" in value else None
-    )
-
-
-_Dumper.add_representer(str, _str)
-
-
-def _dump(data: Any) -> str:
-    return yaml.dump(data, Dumper=_Dumper, sort_keys=False, allow_unicode=True, width=100)
-
-
 def narrative_text(narrative: Mapping[str, Any]) -> str:
     """case.yaml's text: a short header, then the fields (multi-line text as blocks)."""
-    return _HEADER + (_dump(dict(narrative)) if narrative else "{}\n")
+    return _HEADER + (dump_yaml(dict(narrative)) if narrative else "{}\n")
 
 
 def history_dir(case_path: Path) -> Path:
@@ -315,7 +294,15 @@ def autosave(
         "touched": sorted(set(touched), key=_order),
         "values": {k: values[k] for k in FORM_FIELDS if k in values},
     }
-    return atomic_write_text(path, _DRAFT_HEADER + _dump(state))
+    return atomic_write_text(path, _DRAFT_HEADER + dump_yaml(state))
+
+
+def _autosave_error(path: Path) -> Raise:
+    def make(kind: str, detail: str, line: int | None) -> Exception:
+        where = f" (line {line})" if line else ""
+        return RecordFormatError(path, f"the form's autosave is not readable{where}: {detail}")
+
+    return make
 
 
 def read_autosave(path: Path | str) -> dict[str, Any] | None:
@@ -323,10 +310,7 @@ def read_autosave(path: Path | str) -> dict[str, Any] | None:
     path = Path(path)
     if not path.exists():
         return None
-    try:
-        data = yaml.safe_load(path.read_text(encoding="utf-8"))
-    except (yaml.YAMLError, UnicodeDecodeError) as exc:
-        raise RecordFormatError(path, f"the form's autosave is not readable: {exc}") from None
+    data = read_yaml(path, _autosave_error(path))
     if not isinstance(data, dict) or not isinstance(data.get("values"), dict):
         raise RecordFormatError(path, "the form's autosave has no 'values' mapping")
     return data
@@ -378,19 +362,38 @@ def cited(text: str, lines: Iterable[str]) -> set[str]:
 
 # -- widgets -------------------------------------------------------------------------------
 
-_LABELS = {
-    "title": ("Title", "One line naming the incident."),
-    "symptoms": ("Symptoms", "What people saw, with numbers."),
-    "trigger": ("Trigger", "What set it off."),
-    "detection": ("Detection", "How it was noticed and narrowed down; cited findings land here."),
-    "lessons": ("Lessons", "What to carry to the next cluster."),
-    "root_causes": ("Root causes", "What was actually wrong."),
-    "components": ("Components", "Where it was wrong."),
-    "symptom_tags": ("Symptom tags", "The symptoms, as facet values."),
-    "contributing_factors": ("Contributing factors", "What made it worse or let it through."),
-    "remediation": ("Remediation", "What was done, in order: one step a line."),
-    "action_items": ("Action items", "What is still to be done, by whom."),
+_TITLES = {
+    "title": "Title",
+    "symptoms": "Symptoms",
+    "trigger": "Trigger",
+    "detection": "Detection",
+    "lessons": "Lessons",
+    "root_causes": "Root causes",
+    "components": "Components",
+    "symptom_tags": "Symptom tags",
+    "contributing_factors": "Contributing factors",
+    "remediation": "Remediation",
+    "action_items": "Action items",
 }
+# What the form adds to a field's description in the record model (the schema's words),
+# and the help of the two fields the schema leaves undescribed.
+_HOW = {"detection": "; cited findings land here.", "remediation": ": one step a line."}
+_UNDESCRIBED = {
+    "title": "One line naming the incident.",
+    "action_items": "What is still to be done, by whom.",
+}
+
+
+def help_text(name: str) -> str:
+    """A field's help: the record model's description (without the note on facet ids,
+    which the picker makes plain), and how the form takes it."""
+    description = CaseRecord.model_fields[name].description
+    if description is None:
+        return _UNDESCRIBED[name]
+    text = description.split(" Ids from the taxonomy's")[0]
+    return text.removesuffix(".") + _HOW[name] if name in _HOW else text
+
+
 _ROWS = {"symptoms": 5, "trigger": 3, "detection": 6, "lessons": 4}
 
 _CSS = """<style>
@@ -719,7 +722,7 @@ class RecordForm:
             self.texts[name] = control
         self.pickers = {
             name: FacetPicker(facet, self.taxonomy, getattr(r, name))
-            for name, facet in FACET_FIELDS.items()
+            for name, facet in FIELD_FACETS.items()
         }
         for name, picker in self.pickers.items():
             picker.on_change(lambda n=name: self._changed(n))
@@ -842,7 +845,7 @@ class RecordForm:
             return box
 
         pickers = W.GridBox(
-            [self.fields[n] for n in FACET_FIELDS],
+            [self.fields[n] for n in FIELD_FACETS],
             layout=W.Layout(grid_template_columns="repeat(2, minmax(0, 1fr))", grid_gap="6px 24px"),
         )
         self.widget = W.VBox(
@@ -866,10 +869,9 @@ class RecordForm:
         self.widget.add_class("ib-form")
 
     def _field(self, name: str, control: Any) -> Any:
-        title, help_text = _LABELS[name]
         label = _html(
-            f"<span class='ib-label'><b>{title}</b>"
-            f"<span class='ib-help'>{html.escape(help_text)}</span></span>"
+            f"<span class='ib-label'><b>{_TITLES[name]}</b>"
+            f"<span class='ib-help'>{html.escape(help_text(name))}</span></span>"
         )
         badge = _html("<span class='ib-badge' title='drafted from the data'>DRAFT</span>")
         badge.add_class("ib-draft-marker")
@@ -1089,7 +1091,7 @@ class RecordForm:
             if name in self.errors:
                 where = problem.field[len(name) :]
                 # a facet's message names the bad value; its index would only be noise
-                prefix = f"{where.lstrip('.')}: " if where and name not in FACET_FIELDS else ""
+                prefix = f"{where.lstrip('.')}: " if where and name not in FIELD_FACETS else ""
                 by_field.setdefault(name, []).append(prefix + problem.message)
             else:
                 by_field.setdefault("", []).append(f"{problem.field}: {problem.message}")
@@ -1183,3 +1185,17 @@ def record_form(
         keep_versions=keep_versions,
         autosave_delay=autosave_delay,
     )
+
+
+def __getattr__(name: str):
+    if name == "FACET_FIELDS":  # before 0.2 this module had the map turned round, by that name
+        import warnings
+
+        warnings.warn(
+            "incidentbook.notebook.form.FACET_FIELDS (field -> facet) is FIELD_FACETS now; "
+            "record.model.FACET_FIELDS is facet -> field",
+            DeprecationWarning,
+            stacklevel=2,
+        )
+        return FIELD_FACETS
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")

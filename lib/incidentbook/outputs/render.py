@@ -13,19 +13,11 @@ from markupsafe import Markup, escape
 
 from incidentbook.outputs.formats import OUTPUTS, OutputFormat
 from incidentbook.paths import templates_dir
-from incidentbook.record.model import CaseRecord
+from incidentbook.record.model import FACET_FIELDS, CaseRecord
 from incidentbook.record.taxonomy import FACETS, Taxonomy, load_taxonomy
 
 Format = str
 """An output format's name: html, md, or one a package adds (outputs.formats.OUTPUTS)."""
-
-FACET_FIELDS: dict[str, str] = {
-    "root_cause": "root_causes",
-    "component": "components",
-    "symptom": "symptom_tags",
-    "contributing_factor": "contributing_factors",
-}
-"""Record field holding each facet's values."""
 
 DRAFT_FIELDS: dict[str, str] = {"symptoms": "symptoms", **FACET_FIELDS} | {
     k: k for k in ("trigger", "detection", "remediation", "action_items", "lessons")

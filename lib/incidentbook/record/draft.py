@@ -17,7 +17,6 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 import polars as pl
-import yaml
 
 from incidentbook.errors import IncidentbookError, RecordFormatError
 from incidentbook.logs.severity import NOTABLE_SIGNATURE_SEVERITIES
@@ -31,9 +30,10 @@ from incidentbook.record.model import (
     LogSignature,
     TimelineEvent,
 )
-from incidentbook.record.store import load_record
+from incidentbook.record.store import load_record, record_error
 from incidentbook.record.taxonomy import Taxonomy, load_taxonomy
 from incidentbook.text import format_time
+from incidentbook.yamlio import read_yaml
 
 if TYPE_CHECKING:
     from incidentbook.investigation import Investigation
@@ -203,15 +203,9 @@ def load_narrative(path: Path) -> dict[str, Any]:
     """A person's narrative: case.yaml (any subset of the narrative fields)."""
     if not path.exists():
         return {}
-    try:
-        data = yaml.safe_load(path.read_text(encoding="utf-8")) or {}
-    except yaml.YAMLError as exc:
-        mark = getattr(exc, "problem_mark", None)
-        raise RecordFormatError(
-            path, f"malformed YAML: {getattr(exc, 'problem', exc)}", mark.line + 1 if mark else None
-        ) from None
-    if not isinstance(data, dict):
-        raise RecordFormatError(path, "case.yaml is a mapping of narrative fields")
+    data = read_yaml(
+        path, record_error(path), mapping="case.yaml is a mapping of narrative fields", empty={}
+    )
     unknown = sorted(
         set(data) - set(NARRATIVE_FIELDS) - {"id", "schema_version", "evidence", "drafted"}
     )

@@ -215,6 +215,15 @@ class Evidence(_Strict):
     charts: list[ChartFile] = Field(default_factory=list)
 
 
+FACET_FIELDS: dict[str, str] = {
+    "root_cause": "root_causes",
+    "component": "components",
+    "symptom": "symptom_tags",
+    "contributing_factor": "contributing_factors",
+}
+"""Each facet, and the record field holding its values (the one map: pages, the form and
+similar cases all read it)."""
+
 NARRATIVE_FIELDS: tuple[str, ...] = (
     "title",
     "organisation",
@@ -308,12 +317,7 @@ class CaseRecord(_Strict):
         return sorted(set(value), key=NARRATIVE_FIELDS.index)
 
     def facet_values(self, facet: str) -> list[str]:
-        return {
-            "root_cause": self.root_causes,
-            "component": self.components,
-            "symptom": self.symptom_tags,
-            "contributing_factor": self.contributing_factors,
-        }[facet]
+        return getattr(self, FACET_FIELDS[facet])
 
 
 def schema() -> dict:

@@ -15,112 +15,31 @@ from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
-import yaml
 from pydantic import ValidationError
 
 from incidentbook.errors import Problem, RecordFormatError, RecordInvalid
+from incidentbook.errors import problems_from as problems_from
 from incidentbook.record.model import CaseRecord
 from incidentbook.record.taxonomy import Taxonomy
+from incidentbook.yamlio import Raise, dump_yaml, parse_yaml, read_text, yaml_lines
 
 RECORD_SUFFIXES = (".yaml", ".yml", ".json")
 
 
-class _Loader(yaml.SafeLoader):
-    """SafeLoader that keeps dates and times as strings.
+def record_error(path: Path) -> Raise:
+    """A YAML problem of a person's file (a record, case.yaml) as a RecordFormatError,
+    which `incidentbook validate` prints as `file:line: what`."""
 
-    PyYAML would turn `2025-13-01` into an exception at load time and `2025-01-01` into a
-    date object; the record model parses dates itself and reports bad ones by field.
-    """
+    def make(kind: str, detail: str, line: int | None) -> Exception:
+        message = {
+            "missing": "no such file",
+            "encoding": f"the file is not UTF-8 text ({detail})",
+            "syntax": f"malformed YAML: {detail}",
+            "shape": detail,
+        }[kind]
+        return RecordFormatError(path, message, line)
 
-
-_Loader.yaml_implicit_resolvers = {
-    key: [(tag, rx) for tag, rx in resolvers if tag != "tag:yaml.org,2002:timestamp"]
-    for key, resolvers in yaml.SafeLoader.yaml_implicit_resolvers.items()
-}
-
-
-def _yaml_lines(text: str) -> dict[tuple, int]:
-    """Map each field path (('action_items', 2, 'status')) to its 1-based line in the YAML."""
-    lines: dict[tuple, int] = {}
-
-    def walk(node: yaml.Node, path: tuple) -> None:
-        lines.setdefault(path, node.start_mark.line + 1)
-        if isinstance(node, yaml.MappingNode):
-            for key, value in node.value:
-                child = (*path, key.value)
-                lines[child] = key.start_mark.line + 1
-                walk(value, child)
-        elif isinstance(node, yaml.SequenceNode):
-            for index, item in enumerate(node.value):
-                walk(item, (*path, index))
-
-    try:
-        root = yaml.compose(text, Loader=_Loader)
-    except yaml.YAMLError:
-        return lines
-    if root is not None:
-        walk(root, ())
-    return lines
-
-
-def _field_path(loc: tuple) -> str:
-    out = ""
-    for part in loc:
-        out += f"[{part}]" if isinstance(part, int) else (f".{part}" if out else str(part))
-    return out
-
-
-def _sentence(error: dict) -> str:
-    kind, msg = error["type"], error["msg"]
-    if kind == "missing":
-        return "this required field is missing"
-    if kind == "extra_forbidden":
-        return "this field is not part of the schema (check its spelling)"
-    if msg.startswith("Value error, "):
-        msg = msg[len("Value error, ") :]
-    if kind in {
-        "string_type",
-        "int_type",
-        "int_parsing",
-        "float_type",
-        "list_type",
-        "dict_type",
-        "model_type",
-        "bool_type",
-        "literal_error",
-        "enum",
-        "url_parsing",
-        "string_pattern_mismatch",
-        "datetime_from_date_parsing",
-        "datetime_parsing",
-        "timezone_aware",
-        "greater_than_equal",
-        "too_short",
-        "string_too_short",
-    }:
-        given = error.get("input")
-        shown = repr(given) if not isinstance(given, dict | list) else type(given).__name__
-        return f"{msg[0].lower()}{msg[1:]} (got {shown})"
-    return msg[0].lower() + msg[1:] if msg else kind
-
-
-def problems_from(
-    exc: ValidationError, file: str, lines: dict[tuple, int] | None = None
-) -> list[Problem]:
-    """Turn pydantic's errors into one Problem each, with the nearest known YAML line."""
-    problems = []
-    for error in exc.errors():
-        loc = tuple(
-            p for p in error["loc"] if not (isinstance(p, str) and p.startswith("function-"))
-        )
-        line = None
-        if lines:
-            for cut in range(len(loc), -1, -1):
-                if loc[:cut] in lines:
-                    line = lines[loc[:cut]]
-                    break
-        problems.append(Problem(file, _field_path(loc) or "(record)", _sentence(error), line))
-    return problems
+    return make
 
 
 def read_record_data(path: Path) -> tuple[dict[str, Any], dict[tuple, int]]:
@@ -128,12 +47,7 @@ def read_record_data(path: Path) -> tuple[dict[str, Any], dict[tuple, int]]:
     path = Path(path)
     if path.suffix.lower() not in RECORD_SUFFIXES:
         raise RecordFormatError(path, f"a record file ends in {', '.join(RECORD_SUFFIXES)}")
-    try:
-        text = path.read_text(encoding="utf-8")
-    except FileNotFoundError:
-        raise RecordFormatError(path, "no such file") from None
-    except UnicodeDecodeError as exc:
-        raise RecordFormatError(path, f"the file is not UTF-8 text (byte {exc.start})") from None
+    text = read_text(path, record_error(path))
     if path.suffix.lower() == ".json":
         try:
             data = json.loads(text)
@@ -141,15 +55,8 @@ def read_record_data(path: Path) -> tuple[dict[str, Any], dict[tuple, int]]:
             raise RecordFormatError(path, f"malformed JSON: {exc.msg}", exc.lineno) from None
         lines: dict[tuple, int] = {}
     else:
-        try:
-            data = yaml.load(text, Loader=_Loader)
-        except yaml.YAMLError as exc:
-            mark = getattr(exc, "problem_mark", None)
-            reason = getattr(exc, "problem", None) or str(exc)
-            raise RecordFormatError(
-                path, f"malformed YAML: {reason}", mark.line + 1 if mark else None
-            ) from None
-        lines = _yaml_lines(text)
+        data = parse_yaml(text, record_error(path), keep_dates=True)
+        lines = yaml_lines(text)
     if not isinstance(data, dict):
         raise RecordFormatError(
             path, f"a record is a mapping of field names to values, not {type(data).__name__}"
@@ -192,25 +99,11 @@ def load_records(folder: Path | str, taxonomy: Taxonomy | None = None) -> list[C
     return sorted(records, key=lambda r: r.id)
 
 
-class _Dumper(yaml.SafeDumper):
-    pass
-
-
-def _str_presenter(dumper: yaml.SafeDumper, value: str) -> yaml.Node:
-    style = "|" if "\n" in value else ">" if len(value) > 90 else None
-    if style == ">":
-        style = None  # folded style rewraps text on load; keep long lines plain and exact
-    return dumper.represent_scalar("tag:yaml.org,2002:str", value, style=style)
-
-
-_Dumper.add_representer(str, _str_presenter)
-
-
 def record_text(record: CaseRecord, fmt: str) -> str:
     data = record.model_dump(mode="json", exclude_none=True)
     if fmt == "json":
         return json.dumps(data, indent=2, ensure_ascii=False) + "\n"
-    return yaml.dump(data, Dumper=_Dumper, sort_keys=False, allow_unicode=True, width=100)
+    return dump_yaml(data)
 
 
 def atomic_write_text(path: Path | str, text: str) -> Path:

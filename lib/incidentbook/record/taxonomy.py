@@ -13,11 +13,11 @@ import re
 from functools import lru_cache
 from pathlib import Path
 
-import yaml
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, model_validator
 
-from incidentbook.errors import TaxonomyError, UnknownFacetValue
+from incidentbook.errors import TaxonomyError, UnknownFacetValue, invalid
 from incidentbook.paths import template
+from incidentbook.yamlio import read_yaml, sentences
 
 FACETS: tuple[str, ...] = ("root_cause", "component", "symptom", "contributing_factor")
 """Facet names, in the order the library page shows them."""
@@ -167,21 +167,11 @@ def _validate(data: object, where: str) -> Taxonomy:
     try:
         return Taxonomy.model_validate(data)
     except ValidationError as exc:
-        lines = [
-            f"  {'.'.join(str(p) for p in err['loc']) or '(top)'}: {err['msg']}"
-            for err in exc.errors()
-        ]
-        raise TaxonomyError(f"{where} is not a valid taxonomy:\n" + "\n".join(lines)) from None
+        raise TaxonomyError(invalid(exc, "taxonomy", where)) from None
 
 
 def _read_yaml(path: Path) -> object:
-    try:
-        with path.open(encoding="utf-8") as fh:
-            return yaml.safe_load(fh)
-    except FileNotFoundError:
-        raise TaxonomyError(f"taxonomy file {path} does not exist") from None
-    except yaml.YAMLError as exc:
-        raise TaxonomyError(f"taxonomy file {path} is not valid YAML: {exc}") from None
+    return read_yaml(path, sentences(TaxonomyError, f"taxonomy file {path}"))
 
 
 @lru_cache(maxsize=8)
