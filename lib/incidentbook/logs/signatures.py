@@ -19,7 +19,7 @@ from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_valida
 from incidentbook.errors import IncidentbookError, invalid
 from incidentbook.logs.severity import SEVERITY_RANK as SEVERITY_RANK
 from incidentbook.logs.severity import SignatureSeverity
-from incidentbook.paths import template
+from incidentbook.paths import resource
 from incidentbook.record.taxonomy import SLUG, Taxonomy, load_taxonomy
 from incidentbook.yamlio import read_yaml, sentences
 
@@ -144,7 +144,7 @@ def _validate(data: dict, where: str) -> Catalog:
 
 @lru_cache(maxsize=4)
 def _load(extension: str | None) -> Catalog:
-    base = _read(template("signatures.yaml"))
+    base = _read(resource("signatures.yaml"))
     if extension:
         ext = _read(Path(extension))
         by_id = {s["id"]: i for i, s in enumerate(base["signatures"])}

@@ -12,7 +12,7 @@ from typing import Any, Literal
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, model_validator
 
 from incidentbook.errors import IncidentbookError, invalid
-from incidentbook.paths import templates_dir
+from incidentbook.paths import resources_dir
 from incidentbook.yamlio import read_yaml, sentences
 
 Reduce = Literal["mean", "sum", "max", "min"]
@@ -120,9 +120,9 @@ def load_pack(name_or_path: str | Path = "default", overrides: dict | None = Non
     """A pack by name (templates/signals/NAME.yaml) or by path, with overrides applied."""
     path = Path(name_or_path)
     if not path.suffix:
-        path = templates_dir() / "signals" / f"{name_or_path}.yaml"
+        path = resources_dir() / "signals" / f"{name_or_path}.yaml"
     if not path.is_file():
-        known = sorted(p.stem for p in (templates_dir() / "signals").glob("*.yaml"))
+        known = sorted(p.stem for p in (resources_dir() / "signals").glob("*.yaml"))
         raise SignalPackError(
             f"no signal pack {str(name_or_path)!r}; "
             f"bundled packs: {', '.join(known)}, or give a path"

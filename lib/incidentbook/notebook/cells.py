@@ -17,7 +17,7 @@ from incidentbook.charts.hosts import worst_signals as worst_signals
 from incidentbook.errors import IncidentbookError
 from incidentbook.investigation import Investigation, investigate
 from incidentbook.outputs.publish import Outputs, publish
-from incidentbook.paths import templates_dir
+from incidentbook.paths import resources_dir
 from incidentbook.record.draft import draft as draft_case
 from incidentbook.record.model import CaseRecord
 
@@ -52,7 +52,7 @@ def setup() -> None:
 
 def project_root() -> Path | None:
     """The checkout holding this package, where the bundled incidents live (None if installed)."""
-    root = templates_dir().parent
+    root = resources_dir().parent
     return root if (root / "data").is_dir() else None
 
 

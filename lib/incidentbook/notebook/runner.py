@@ -19,9 +19,8 @@ from typing import Any
 
 from incidentbook.errors import IncidentbookError
 from incidentbook.incident import IncidentFolder
-from incidentbook.paths import templates_dir
+from incidentbook.paths import NOTEBOOK_NAME, workbook
 
-NOTEBOOK_NAME = "incident.ipynb"
 SECRET_NAME = re.compile(r"(?i)(token|password|passwd|secret|api[_-]?key|credential|auth)")
 
 
@@ -38,13 +37,8 @@ class SecretParameter(IncidentbookError):
 
 
 def default_notebook() -> Path:
-    for candidate in (
-        templates_dir().parent / "workbooks" / NOTEBOOK_NAME,
-        templates_dir() / "workbooks" / NOTEBOOK_NAME,
-    ):
-        if candidate.exists():
-            return candidate
-    raise IncidentbookError(f"the workbook {NOTEBOOK_NAME} is missing; reinstall incidentbook")
+    """The incident workbook (the checkout's, or the one shipped in the wheel)."""
+    return workbook()
 
 
 @dataclass(frozen=True)

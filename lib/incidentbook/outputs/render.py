@@ -12,7 +12,7 @@ import jinja2
 from markupsafe import Markup, escape
 
 from incidentbook.outputs.formats import OUTPUTS, OutputFormat
-from incidentbook.paths import templates_dir
+from incidentbook.paths import resources_dir
 from incidentbook.record.model import FACET_FIELDS, CaseRecord
 from incidentbook.record.taxonomy import FACETS, Taxonomy, load_taxonomy
 
@@ -50,7 +50,7 @@ def _md_text(text: str) -> str:
 @lru_cache(maxsize=1)
 def environment() -> jinja2.Environment:
     env = jinja2.Environment(
-        loader=jinja2.FileSystemLoader(templates_dir() / "site"),
+        loader=jinja2.FileSystemLoader(resources_dir() / "site"),
         autoescape=jinja2.select_autoescape(enabled_extensions=("html", "html.j2")),
         undefined=jinja2.StrictUndefined,
         trim_blocks=True,

@@ -20,7 +20,7 @@ import polars as pl
 
 from incidentbook.errors import IncidentbookError, RecordFormatError
 from incidentbook.logs.severity import NOTABLE_SIGNATURE_SEVERITIES
-from incidentbook.paths import templates_dir
+from incidentbook.paths import resources_dir
 from incidentbook.record.model import (
     NARRATIVE_FIELDS,
     SCHEMA_VERSION,
@@ -143,7 +143,7 @@ def draft_timeline(inv: Investigation) -> list[TimelineEvent]:
 
 def _source(path: Path) -> str:
     """The incident folder, relative to the checkout when inside it (same record on any clone)."""
-    root = templates_dir().parent
+    root = resources_dir().parent
     try:
         return str(path.resolve().relative_to(root.resolve()))
     except ValueError:

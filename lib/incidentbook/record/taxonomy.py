@@ -16,7 +16,7 @@ from pathlib import Path
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, model_validator
 
 from incidentbook.errors import TaxonomyError, UnknownFacetValue, invalid
-from incidentbook.paths import template
+from incidentbook.paths import resource
 from incidentbook.yamlio import read_yaml, sentences
 
 FACETS: tuple[str, ...] = ("root_cause", "component", "symptom", "contributing_factor")
@@ -176,7 +176,7 @@ def _read_yaml(path: Path) -> object:
 
 @lru_cache(maxsize=8)
 def _load_cached(extension: str | None) -> Taxonomy:
-    default_path = template("taxonomy.yaml")
+    default_path = resource("taxonomy.yaml")
     base = _validate(_read_yaml(default_path), str(default_path))
     if extension is None:
         return base
