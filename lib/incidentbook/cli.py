@@ -315,7 +315,7 @@ def similar(
         from incidentbook.investigation import investigate
         from incidentbook.record.draft import draft
 
-        query = draft(investigate(target), taxonomy=taxonomy)
+        query = draft(investigate(target, taxonomy=taxonomy), taxonomy=taxonomy)
     else:
         query = load_record(target, taxonomy)
     library = library or (project_root() or Path(".")) / "data" / "library"

@@ -68,7 +68,7 @@ class UnknownFacetValue(IncidentbookError, ValueError):
             f"did you mean {', '.join(repr(s) for s in suggestions)}?"
             if suggestions
             else "run `incidentbook taxonomy show` for the known ids, or extend the "
-            "taxonomy with --taxonomy FILE"
+            "taxonomy with --taxonomy FILE (or INCIDENTBOOK_TAXONOMY=FILE)"
         )
         label = facet.replace("_", " ")
         super().__init__(f"{value!r} is not a known {label} id; {hint}")

@@ -28,6 +28,7 @@ from incidentbook.metrics.analysis import (
 from incidentbook.metrics.data import Metrics
 from incidentbook.metrics.signals import SignalPack, load_pack
 from incidentbook.record.model import Finding
+from incidentbook.record.taxonomy import Taxonomy, taxonomy_of
 from incidentbook.sources.base import Source, open_source
 from incidentbook.sources.folder import FolderSource
 from incidentbook.window import TimeWindow, WindowError, make_window
@@ -52,6 +53,7 @@ class Investigation:
     logs: LogAnalysis | None = None
     log_receipt: LogReceipt | None = None
     source: str | None = None  # where the metrics came from, when not the folder
+    taxonomy: Taxonomy | None = None  # what the pack, the catalog and the record use
 
     @cached_property
     def findings(self) -> list[Finding]:
@@ -90,6 +92,7 @@ def investigate_logs(
     signatures: str | Path | None = None,
     *,
     hosts_total: int | None = None,
+    taxonomy: Taxonomy | None = None,
 ) -> tuple[LogAnalysis, LogReceipt] | None:
     """Read the logs of the baseline and the window, then match, mine and count them;
     None when the source has no logs."""
@@ -102,7 +105,8 @@ def investigate_logs(
     logs = source.logs(span)
     if logs is None:
         return None
-    result = analyze_logs(logs.frame, window, baseline, load_catalog(signatures), hosts_total)
+    catalog = load_catalog(signatures, taxonomy)
+    result = analyze_logs(logs.frame, window, baseline, catalog, hosts_total)
     return result, logs.receipt
 
 
@@ -126,6 +130,7 @@ def investigate(
     logs: bool = True,
     signatures: str | Path | None = None,
     source: str | None = None,
+    taxonomy: Taxonomy | Path | str | None = None,
 ) -> Investigation:
     """Load an incident folder's window, metrics and logs, and analyse them.
 
@@ -133,13 +138,17 @@ def investigate(
     cluster's label selectors from incident.yaml; the folder is asked for what that
     source has none of (a Prometheus server has metrics, so the logs come from the
     folder). The folder always gives the incident's description.
+
+    `taxonomy` (a Taxonomy or an extension file; default: INCIDENTBOOK_TAXONOMY's) is the
+    one the signal pack, the signature catalog and the drafted record are checked with.
     """
     folder = IncidentFolder(incident)
     spec = folder.spec
     window = spec.window
     if start is not None or end is not None:
         window = make_window(start or spec.window.start, end or spec.window.end)
-    signal_pack = load_pack(pack or spec.signal_pack, spec.signals)
+    taxonomy = taxonomy_of(taxonomy)
+    signal_pack = load_pack(pack or spec.signal_pack, spec.signals, taxonomy)
     names = signals or sorted(signal_pack.signals)
     if spec.primary_signal not in names:
         names = [spec.primary_signal, *names]
@@ -157,11 +166,16 @@ def investigate(
         read = _first(
             sources,
             lambda s: investigate_logs(
-                s, window, result.baseline, signatures, hosts_total=spec.cluster.nodes
+                s,
+                window,
+                result.baseline,
+                signatures,
+                hosts_total=spec.cluster.nodes,
+                taxonomy=taxonomy,
             ),
         )
         if read is not None:
             log_analysis, log_receipt = read
     return Investigation(
-        folder, spec, signal_pack, metrics, result, log_analysis, log_receipt, source
+        folder, spec, signal_pack, metrics, result, log_analysis, log_receipt, source, taxonomy
     )

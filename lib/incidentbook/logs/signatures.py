@@ -20,7 +20,7 @@ from incidentbook.errors import IncidentbookError, invalid
 from incidentbook.logs.severity import SEVERITY_RANK as SEVERITY_RANK
 from incidentbook.logs.severity import SignatureSeverity
 from incidentbook.paths import resource
-from incidentbook.record.taxonomy import SLUG, Taxonomy, load_taxonomy
+from incidentbook.record.taxonomy import SLUG, Taxonomy, taxonomy_of
 from incidentbook.yamlio import read_yaml, sentences
 
 Severity = SignatureSeverity
@@ -157,14 +157,18 @@ def _load(extension: str | None) -> Catalog:
         for x in ext.get("xid_codes") or []:
             codes[x["code"]] = x
         base["xid_codes"] = sorted(codes.values(), key=lambda x: x["code"])
-    catalog = _validate(base, extension or "templates/signatures.yaml")
-    catalog.check_taxonomy(load_taxonomy())
+    return _validate(base, extension or "templates/signatures.yaml")
+
+
+def load_catalog(
+    extension: Path | str | None = None, taxonomy: Taxonomy | Path | str | None = None
+) -> Catalog:
+    """The bundled catalog, with a user's file merged over it (same id replaces in place);
+    its components and symptoms are checked against `taxonomy` (default: the bundled one
+    with INCIDENTBOOK_TAXONOMY's extension)."""
+    catalog = _load(str(Path(extension).resolve()) if extension else None)
+    catalog.check_taxonomy(taxonomy_of(taxonomy))
     return catalog
-
-
-def load_catalog(extension: Path | str | None = None) -> Catalog:
-    """The bundled catalog, with a user's file merged over it (same id replaces in place)."""
-    return _load(str(Path(extension).resolve()) if extension else None)
 
 
 def required_literals(pattern: str) -> list[str] | None:

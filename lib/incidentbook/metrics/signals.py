@@ -13,6 +13,7 @@ from pydantic import BaseModel, ConfigDict, Field, ValidationError, model_valida
 
 from incidentbook.errors import IncidentbookError, invalid
 from incidentbook.paths import resources_dir
+from incidentbook.record.taxonomy import Taxonomy, taxonomy_of
 from incidentbook.yamlio import read_yaml, sentences
 
 Reduce = Literal["mean", "sum", "max", "min"]
@@ -116,8 +117,14 @@ def _validate(data: dict, where: str) -> SignalPack:
         raise SignalPackError(invalid(exc, "signal pack", where)) from None
 
 
-def load_pack(name_or_path: str | Path = "default", overrides: dict | None = None) -> SignalPack:
-    """A pack by name (templates/signals/NAME.yaml) or by path, with overrides applied."""
+def load_pack(
+    name_or_path: str | Path = "default",
+    overrides: dict | None = None,
+    taxonomy: Taxonomy | Path | str | None = None,
+) -> SignalPack:
+    """A pack by name (templates/signals/NAME.yaml) or by path, with overrides applied;
+    its components and symptoms are checked against `taxonomy` (default: the bundled
+    one with INCIDENTBOOK_TAXONOMY's extension)."""
     path = Path(name_or_path)
     if not path.suffix:
         path = resources_dir() / "signals" / f"{name_or_path}.yaml"
@@ -134,14 +141,11 @@ def load_pack(name_or_path: str | Path = "default", overrides: dict | None = Non
     )
     data.setdefault("name", path.stem)
     pack = _validate(data, str(path)).with_overrides(overrides or {})
-    _check_facets(pack)
+    _check_facets(pack, taxonomy_of(taxonomy))
     return pack
 
 
-def _check_facets(pack: SignalPack) -> None:
-    from incidentbook.record.taxonomy import load_taxonomy
-
-    taxonomy = load_taxonomy()
+def _check_facets(pack: SignalPack, taxonomy: Taxonomy) -> None:
     problems = []
     for signal in pack.signals.values():
         for facet, value in (("component", signal.component), ("symptom", signal.symptom)):

@@ -20,6 +20,7 @@ from incidentbook.outputs.publish import Outputs, publish
 from incidentbook.paths import resources_dir
 from incidentbook.record.draft import draft as draft_case
 from incidentbook.record.model import CaseRecord
+from incidentbook.record.taxonomy import Taxonomy
 
 VEGALITE_MIME = "application/vnd.vegalite.v5+json"
 
@@ -79,8 +80,10 @@ def load(
     signal_pack: str = "",
     signatures: str = "",
     source: str = "",
+    taxonomy: str = "",
 ) -> Investigation:
-    """The incident's window: metrics, logs and everything found in them."""
+    """The incident's window: metrics, logs and everything found in them. `taxonomy` is
+    an extension of the taxonomy (default: INCIDENTBOOK_TAXONOMY's), used throughout."""
     return investigate(
         locate(incident),
         start or None,
@@ -88,6 +91,7 @@ def load(
         pack=signal_pack or None,
         signatures=locate(signatures) if signatures else None,
         source=source or None,
+        taxonomy=locate(taxonomy) if taxonomy else None,
     )
 
 
@@ -223,7 +227,13 @@ def draft(inv: Investigation, out: str) -> CaseRecord:
     return draft_case(inv, output_dir(out))
 
 
-def similar(record: CaseRecord, library: str = "data/library", top: int = 3) -> pl.DataFrame:
+def similar(
+    record: CaseRecord,
+    library: str = "data/library",
+    top: int = 3,
+    *,
+    taxonomy: Taxonomy | None = None,
+) -> pl.DataFrame:
     """The library's closest past cases, and why they match."""
     from incidentbook.record.similar import similar_cases
 
@@ -232,7 +242,7 @@ def similar(record: CaseRecord, library: str = "data/library", top: int = 3) -> 
         return pl.DataFrame({"note": [f"no case library at {library}"]})
     rows = [
         {"case": m.case.id, "score": m.score, "why": "; ".join(m.reasons)}
-        for m in similar_cases(record, folder, top=top)
+        for m in similar_cases(record, folder, top=top, taxonomy=taxonomy)
     ]
     schema = {"case": pl.String, "score": pl.Float64, "why": pl.String}
     return pl.DataFrame(rows, schema=schema, orient="row")
@@ -247,13 +257,15 @@ def form(inv: Investigation, record: CaseRecord):
     from incidentbook.notebook.form import record_form
 
     try:
-        return record_form(record, inv.folder.case_path, findings=inv.findings)
+        return record_form(
+            record, inv.folder.case_path, findings=inv.findings, taxonomy=inv.taxonomy
+        )
     except IncidentbookError as exc:  # ipywidgets missing in a minimal install
         return Markdown(f"_The narrative form needs ipywidgets: {exc}_")
 
 
 def write(inv: Investigation, record: CaseRecord, out: str) -> Outputs:
-    return publish(record, chart_set(inv), output_dir(out))
+    return publish(record, chart_set(inv), output_dir(out), inv.taxonomy)
 
 
 def record_summary(record: CaseRecord) -> pl.DataFrame:

@@ -227,7 +227,7 @@ def draft_record(
     taxonomy: Taxonomy | None = None,
 ) -> CaseRecord:
     """The case record: evidence from the data, narrative from the person, drafts between."""
-    taxonomy = taxonomy or load_taxonomy()
+    taxonomy = taxonomy or inv.taxonomy or load_taxonomy()
     drafted = drafts(inv, taxonomy)
     fields: dict[str, Any] = dict(drafted)
     from_person: set[str] = set()
@@ -276,6 +276,7 @@ def draft(
                 f"{previous_path} exists but cannot be read, so a person's edits in it could "
                 f"be lost; fix or move it first ({exc})"
             ) from None
+    taxonomy = taxonomy or inv.taxonomy
     return draft_record(
         inv, narrative=load_narrative(inv.folder.case_path), previous=previous, taxonomy=taxonomy
     )

@@ -9,6 +9,7 @@ tagged with "shared-filesystem" too.
 from __future__ import annotations
 
 import difflib
+import os
 import re
 from functools import lru_cache
 from pathlib import Path
@@ -186,6 +187,19 @@ def _load_cached(extension: str | None) -> Taxonomy:
     return base.merged(data)
 
 
+ENV = "INCIDENTBOOK_TAXONOMY"
+"""The taxonomy extension every loader uses when none is passed: CLI, workbook, packs,
+catalogs, records."""
+
+
 def load_taxonomy(extension: Path | str | None = None) -> Taxonomy:
-    """The default taxonomy, merged with the user's file when one is given."""
+    """The default taxonomy, merged with the user's file: the one given, else the one
+    INCIDENTBOOK_TAXONOMY names, else none (the bundled taxonomy alone)."""
+    extension = extension or os.environ.get(ENV) or None
     return _load_cached(str(Path(extension).resolve()) if extension else None)
+
+
+def taxonomy_of(taxonomy: Taxonomy | Path | str | None) -> Taxonomy:
+    """A taxonomy as the loaders take it: one already loaded, an extension file, or None
+    for load_taxonomy()'s."""
+    return taxonomy if isinstance(taxonomy, Taxonomy) else load_taxonomy(taxonomy)
