@@ -43,6 +43,8 @@ from incidentbook.incident import IncidentSpec
 from incidentbook.registry import Registry, instance_of
 from incidentbook.scenarios import kernel_lines as kl
 
+# The name truth.json records: kept from before the simulator moved, so that the bundled
+# folders and earlier outputs are still recognised (and may be overwritten) as its own.
 GENERATOR = "incidentbook.synth"
 LABELS = ("node", "gpu", "device", "port", "cpu", "mountpoint", "fstype", "name", "job")
 ROW_GROUP = 100_000
