@@ -69,7 +69,8 @@ FIELD_FACETS: dict[str, str] = {field: facet for facet, field in FACET_FIELDS.it
 FORM_FIELDS: tuple[str, ...] = (*TEXT_FIELDS, *FIELD_FACETS, "remediation", "action_items")
 """The narrative fields the form edits; the others are kept as case.yaml has them."""
 
-DRAFT_FILE = ".case-draft.yaml"
+AUTOSAVE_FILE = ".case-draft.yaml"
+"""Where the form autosaves its state (a person's unsaved edits, not a drafted record)."""
 HISTORY_DIR = ".case-history"
 STATUSES = ("open", "done")
 
@@ -274,8 +275,8 @@ def save_with_history(
 # -- autosave ------------------------------------------------------------------------------
 
 
-def draft_path(case_path: Path | str) -> Path:
-    return Path(case_path).parent / DRAFT_FILE
+def autosave_path(case_path: Path | str) -> Path:
+    return Path(case_path).parent / AUTOSAVE_FILE
 
 
 def autosave(
@@ -316,10 +317,10 @@ def read_autosave(path: Path | str) -> dict[str, Any] | None:
     return data
 
 
-def pending_draft(case_path: Path | str) -> Path | None:
+def pending_autosave(case_path: Path | str) -> Path | None:
     """The autosave file when it is newer than case.yaml (or case.yaml does not exist)."""
     case_path = Path(case_path)
-    draft = draft_path(case_path)
+    draft = autosave_path(case_path)
     if not draft.exists():
         return None
     if case_path.exists() and case_path.stat().st_mtime_ns >= draft.stat().st_mtime_ns:
@@ -684,7 +685,7 @@ class RecordForm:
         _require_widgets()
         self.record = record
         self.case_path = Path(case_path)
-        self.draft_path = draft_path(self.case_path)
+        self.autosave_path = autosave_path(self.case_path)
         self.taxonomy = taxonomy or load_taxonomy()
         self.keep_versions = keep_versions
         self.autosave_delay = autosave_delay
@@ -829,7 +830,7 @@ class RecordForm:
             f"<p>Saved to <code>{html.escape(str(self.case_path))}</code>, which the workbook "
             f"carries over on every run. Fields marked <span class='ib-badge'>DRAFT</span> "
             f"are the data's words: edit them, or confirm them as they are; drafts are not "
-            f"saved. Changes are autosaved to <code>{DRAFT_FILE}</code> until you save.</p>"
+            f"saved. Changes are autosaved to <code>{AUTOSAVE_FILE}</code> until you save.</p>"
             + (
                 f"<p class='ib-note'>Also drafted, edited in case.yaml only: "
                 f"{', '.join(not_here)}.</p>"
@@ -999,7 +1000,7 @@ class RecordForm:
             self._pending = None
         self._set_aside_stale_draft()
         return autosave(
-            self.draft_path,
+            self.autosave_path,
             self.values(),
             drafted=self.drafted,
             touched=self.touched,
@@ -1024,32 +1025,32 @@ class RecordForm:
         offered when newer than case.yaml, and in any case moved to the history by the
         first autosave or save of this session rather than overwritten.
         """
-        if not self.draft_path.exists():
+        if not self.autosave_path.exists():
             return
         try:
-            state = read_autosave(self.draft_path)
+            state = read_autosave(self.autosave_path)
         except RecordFormatError as exc:
-            self._stale_draft = self.draft_path
+            self._stale_draft = self.autosave_path
             self.general_errors.value = f"<div>⚠ {html.escape(str(exc))}</div>"
             _show(self.general_errors, True)
             return
         if state is None or state.get("values") == self.values():
             return  # nothing in it the form does not already hold
-        self._stale_draft = self.draft_path
-        if pending_draft(self.case_path) is None:
+        self._stale_draft = self.autosave_path
+        if pending_autosave(self.case_path) is None:
             return
         self._offered = state
         when = state.get("saved_at") or "an earlier session"
         self.restore_note.value = (
             f"<b>Unsaved changes from {html.escape(str(when))}</b> are in "
-            f"<code>{DRAFT_FILE}</code>, newer than case.yaml. Restore them into the form? "
+            f"<code>{AUTOSAVE_FILE}</code>, newer than case.yaml. Restore them into the form? "
             f"If not, they are moved to <code>{HISTORY_DIR}/</code> on your next edit."
         )
         _show(self.restore_box, True)
 
     def restore_draft(self) -> None:
         """Put the autosaved state back in the widgets (the 'restore unsaved draft' button)."""
-        state = self._offered or read_autosave(self.draft_path)
+        state = self._offered or read_autosave(self.autosave_path)
         if state is None:
             return
         self.set_values(state["values"])
@@ -1142,7 +1143,7 @@ class RecordForm:
             self._pending.cancel()
             self._pending = None
         self._set_aside_stale_draft()
-        self.draft_path.unlink(missing_ok=True)
+        self.autosave_path.unlink(missing_ok=True)
         now = datetime.now().astimezone()
         note = ""
         if saved.kept is not None:
@@ -1199,3 +1200,9 @@ def __getattr__(name: str):
         )
         return FIELD_FACETS
     raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+
+
+# The autosave's names before 0.2 ("draft" is the data's drafted record everywhere else).
+DRAFT_FILE = AUTOSAVE_FILE
+draft_path = autosave_path
+pending_draft = pending_autosave
