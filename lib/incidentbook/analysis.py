@@ -33,24 +33,31 @@ import polars as pl
 import ruptures
 from scipy import stats
 
+from incidentbook.departures import MODIFIED_Z, DetectorSettings, departures, robust_scale
 from incidentbook.frames import cluster_series
 from incidentbook.record import Correlation, Finding
 from incidentbook.signals import Signal
 from incidentbook.sources import LoadReport, Metrics
 from incidentbook.window import TimeWindow
 
-MODIFIED_Z = 3.5
-"""Iglewicz and Hoaglin's cut-off for the modified z-score."""
+__all__ = ["MODIFIED_Z", "robust_scale"]
 
 
 @dataclass(frozen=True)
 class AnalysisConfig:
     threshold: float = MODIFIED_Z
+    # Practical floor for trends and outlier hosts (a share of the level); drops, spikes
+    # and shifts are judged by the series' own noise instead (incidentbook.departures).
     min_relative: float = 0.10
     context: timedelta = timedelta(minutes=30)
     tolerance: timedelta | None = None  # default: two sampling steps, at least one minute
     max_points_for_fits: int = 400
     min_samples: int = 2
+    merge_samples: int = 10  # runs closer than this many samples are one episode
+    tail_share: float = 0.01  # departures a baseline shows this often are its normal
+    history: timedelta = timedelta(days=1)  # how far back "recent" and "the day before" reach
+    sustain: timedelta = timedelta(minutes=5)  # window of the sustained test (half the 10 min)
+    sustain_samples: int = 12  # ... and at least this many samples
 
 
 DEFAULT_CONFIG = AnalysisConfig()
@@ -102,21 +109,18 @@ def findings_frame(findings: list[Finding]) -> pl.DataFrame:
 # --- one series -----------------------------------------------------------------------
 
 
-def robust_scale(values: np.ndarray, level: float) -> float:
-    """Noise scale: the normal-consistent MAD.
-
-    Where more than half the values are equal (a quantised or mostly-idle series) the MAD
-    is zero; then, as Iglewicz and Hoaglin's modified z-score prescribes, the mean
-    absolute deviation from the median (times 1.2533, its normal-consistent factor). The
-    final floor only keeps a perfectly flat series from dividing by zero.
-    """
-    values = values[np.isfinite(values)]
-    if values.size == 0:
-        return max(0.01 * abs(level), 1e-12)
-    mad = float(stats.median_abs_deviation(values, scale="normal"))
-    if mad == 0:
-        mad = 1.253314 * float(np.mean(np.abs(values - np.median(values))))
-    return max(mad, 0.01 * abs(level), 1e-12)
+def settings(config: AnalysisConfig) -> DetectorSettings:
+    """The departure detector's part of the analysis settings."""
+    return DetectorSettings(
+        threshold=config.threshold,
+        context=config.context,
+        min_samples=config.min_samples,
+        merge_samples=config.merge_samples,
+        tail_share=config.tail_share,
+        history=config.history,
+        sustain=config.sustain,
+        sustain_samples=config.sustain_samples,
+    )
 
 
 def detect_intervals(
@@ -126,116 +130,17 @@ def detect_intervals(
     config: AnalysisConfig = DEFAULT_CONFIG,
     smallest: float | None = None,
 ) -> pl.DataFrame:
-    """Runs of anomalous samples in one series (columns ts, value), as intervals.
+    """Sharp and sustained departures in one series (columns ts, value), as intervals.
 
-    `smallest` is the least change worth reporting (default: a share of the level).
+    `smallest` is the least change worth reporting (default: none beyond the noise; a
+    signal can set its own). See incidentbook.departures for the method.
 
-    Returns start, end, direction (down/up), mean, extreme, reference (the rolling median
-    it departed from), and samples.
+    Returns start, end, direction (down/up), mean, extreme, reference (the level it departed
+    from), samples, detected (when the evidence was first enough: later than start for a
+    sustained departure) and sustained.
     """
-    empty = pl.DataFrame(
-        schema={
-            "start": pl.Datetime("us", "UTC"),
-            "end": pl.Datetime("us", "UTC"),
-            "direction": pl.String,
-            "mean": pl.Float64,
-            "extreme": pl.Float64,
-            "reference": pl.Float64,
-            "samples": pl.UInt32,
-        }
-    )
-    series = series.drop_nulls("value").sort("ts")
-    if series.height < 5:
-        return empty
-    step = series.get_column("ts").diff().median()
-    context = f"{max(int(config.context.total_seconds()), int(step.total_seconds()) * 10)}s"
-    in_base = (pl.col("ts") >= baseline.start) & (pl.col("ts") < baseline.end)
-
-    def against(reference_of: pl.Expr) -> tuple[pl.DataFrame, pl.Expr]:
-        with_ref = series.with_columns(reference=reference_of).with_columns(
-            residual=pl.col("value") - pl.col("reference")
-        )
-        base = with_ref.filter(in_base)
-        if base.height < 5:
-            base = with_ref
-        level = float(base.get_column("value").median())
-        floor = smallest if smallest is not None else config.min_relative * abs(level)
-        if base.get_column("value").min() > 0:
-            # A positive quantity's noise grows with its level (a dataloader twice as slow
-            # jitters twice as much), so deviations are measured relative to the reference.
-            relative = (pl.col("residual") / pl.col("reference")).fill_nan(None)
-            scale = robust_scale(base.select(relative).to_series().drop_nulls().to_numpy(), 1.0)
-            with_ref = with_ref.with_columns(z=relative / scale)
-        else:
-            scale = robust_scale(base.get_column("residual").to_numpy(), level)
-            with_ref = with_ref.with_columns(z=pl.col("residual") / scale)
-        z = pl.col("z")
-        up = (z > config.threshold) & (pl.col("residual") >= floor)
-        down = (z < -config.threshold) & (-pl.col("residual") >= floor)
-        return with_ref, {"up": up, "down": down}.get(bad, up | down)
-
-    # Two passes: the second reference is the rolling median of the samples the first pass
-    # found normal, so a long burst does not lift the reference and make its own end look
-    # like a drop.
-    first, flag = against(pl.col("value").rolling_median_by("ts", window_size=context))
-    normal = first.select(pl.when(~flag).then(pl.col("value"))).to_series()
-    series = series.with_columns(normal=normal)
-    reference = (
-        pl.col("normal").rolling_median_by("ts", window_size=context).forward_fill().backward_fill()
-    )
-    with_ref, flag = against(reference)
-    flagged = with_ref.with_columns(
-        direction=pl.when(flag & (pl.col("residual") > 0))
-        .then(pl.lit("up"))
-        .when(flag)
-        .then(pl.lit("down"))
-        .otherwise(pl.lit(None, pl.String))
-    ).with_columns(run=pl.col("direction").rle_id())
-    runs = (
-        flagged.filter(pl.col("direction").is_not_null())
-        .group_by("run", "direction")
-        .agg(
-            start=pl.col("ts").min(),
-            last=pl.col("ts").max(),
-            mean=pl.col("value").mean(),
-            extreme=pl.when(pl.col("direction").first() == "up")
-            .then(pl.col("value").max())
-            .otherwise(pl.col("value").min()),
-            reference=pl.col("reference").median(),
-            samples=pl.len(),
-            peak_z=pl.col("z").abs().max(),
-        )
-        # Like an alert's `for:` clause, a departure must persist for `min_samples`
-        # samples, unless it is extreme (twice the threshold): one noisy scrape is not
-        # an incident, but a single 10-sigma spike is worth a look.
-        .filter(
-            (pl.col("samples") >= config.min_samples) | (pl.col("peak_z") >= 2 * config.threshold)
-        )
-        .sort("start")
-    )
-    if runs.height == 0:
-        return empty
-    # Runs split by a single quiet sample are one event.
-    merged = (
-        runs.with_columns(
-            new=((pl.col("start") - pl.col("last").shift()) > step * 2).fill_null(True)
-            | (pl.col("direction") != pl.col("direction").shift()).fill_null(True)
-        )
-        .with_columns(event=pl.col("new").cum_sum())
-        .group_by("event", "direction")
-        .agg(
-            start=pl.col("start").min(),
-            end=pl.col("last").max() + step,
-            mean=(pl.col("mean") * pl.col("samples")).sum() / pl.col("samples").sum(),
-            extreme=pl.when(pl.col("direction").first() == "up")
-            .then(pl.col("extreme").max())
-            .otherwise(pl.col("extreme").min()),
-            reference=pl.col("reference").median(),
-            samples=pl.col("samples").sum().cast(pl.UInt32),
-        )
-        .sort("start")
-    )
-    return merged.select(empty.columns)
+    floor = smallest if smallest is not None else 0.0
+    return departures(series, bad, baseline.start, baseline.end, settings(config), floor)
 
 
 def _downsampled(series: pl.DataFrame, points: int) -> tuple[np.ndarray, np.ndarray]:
@@ -617,7 +522,7 @@ def analyze(
         )
         level = float((base_values if base_values.height else series).get_column("value").median())
         smallest = min_change(signal, level, config)
-        found = detect_intervals(series, signal.bad, baseline, config, smallest)
+        found = detect_intervals(series, signal.bad, baseline, config, signal.min_change)
         interval_parts.append(found.with_columns(signal=pl.lit(name)))
         for row in found.iter_rows(named=True):
             kind = "drop" if row["direction"] == "down" else "spike"
