@@ -2,24 +2,26 @@
 
 Methods, and why they fit telemetry from training clusters:
 
-* Drops and spikes: a robust z-score (Iglewicz and Hoaglin's modified z, |z| > 3.5) of
-  each sample against a trailing rolling median, with the noise scale taken as the
-  median absolute deviation (scipy.stats.median_abs_deviation) of the baseline's
-  residuals. Medians ignore the very outliers being looked for, so a few sharp drops do
-  not drag the reference down the way a mean and standard deviation would, and the
-  trailing median follows slow drifts so only sharp departures count.
-* Level shifts: PELT change-point search (ruptures, l2 cost) with a BIC-style penalty scaled by
-  the robust noise estimate: the number of segments is chosen by the data.
+* Drops and spikes (incidentbook.departures): sharp departures from a trailing rolling
+  median, judged against the series' own noise (a robust scale that respects the
+  series' resolution and follows noise that grew), with thresholds that learn what the
+  baseline shows as normal (bursts of an idle disk, a nightly job), and sustained
+  departures (a few percent for tens of minutes) from a window-median test whose
+  standard error accounts for autocorrelation. Medians ignore the very outliers being
+  looked for, and the trailing references follow slow drifts.
+* Level shifts (incidentbook.shifts): segmentation (PELT, l2 cost, autocorrelation-aware
+  modified BIC penalty) pruned to the boundaries whose two-segment test is significant;
+  a level is a shift when its mean differs from the baseline's by more than 3.5 standard
+  errors of a segment mean.
 * Trends: the Theil-Sen slope (scipy.stats.theilslopes), robust to the drops riding on
-  the trend; reported when its confidence interval excludes zero.
+  the trend; reported when its confidence interval excludes zero and the change is at
+  least `min_relative` (10%) of the level, a practical floor that only trends (and
+  outlier hosts) keep.
 * Outlier hosts: the modified z-score again, across hosts (each host's level in the
   window against the median host), which is how "the same few hosts" stand out.
 * Coincidence: a signal's anomalies are matched to the primary symptom's within a
   tolerance; the score is the F1 of the two match rates (drops explained, anomalies
   that fell in a drop), so a signal that spikes all the time ranks low.
-
-A practical-significance floor (`min_relative`, 10% of the baseline level by default)
-keeps statistically clear but tiny deviations of very quiet series out of the findings.
 """
 
 from __future__ import annotations
@@ -30,12 +32,12 @@ from datetime import UTC, datetime, timedelta
 
 import numpy as np
 import polars as pl
-import ruptures
 from scipy import stats
 
 from incidentbook.departures import MODIFIED_Z, DetectorSettings, departures, robust_scale
 from incidentbook.frames import cluster_series
 from incidentbook.record import Correlation, Finding
+from incidentbook.shifts import segment
 from incidentbook.signals import Signal
 from incidentbook.sources import LoadReport, Metrics
 from incidentbook.window import TimeWindow
@@ -171,26 +173,26 @@ def _bic(rss: float, n: int, params: int) -> float:
 def describe_shape(
     series: pl.DataFrame, bad: str, level: float, config: AnalysisConfig, smallest: float
 ) -> Shape:
-    """A straight line (Theil-Sen) or a few flat levels (PELT).
+    """A straight line (Theil-Sen) or a few flat levels (incidentbook.shifts).
 
-    A ramp and a step both show a significant slope. PELT carves a ramp (or a curve) into
-    a staircase of many levels, so more than four levels is read as a trend; with fewer,
-    the two models' BIC decides, which tells a filling disk from a failover.
+    Levels come from a segmentation whose every boundary is significant against the noise
+    of a segment's mean (with autocorrelation), not of one sample. A level is a shift when
+    its mean differs from the baseline level by more than the threshold times that
+    standard error (and by at least `smallest`, the signal's own floor, if any), for at
+    least two sustained-test windows. A ramp and a step both show a significant slope;
+    a segmentation carves a ramp (or a curve) into a staircase of many levels, so more
+    than four levels is read as a trend; with fewer, the two models' BIC decides, which
+    tells a filling disk from a failover. Trends keep the practical floor min_relative.
     """
     t, y = _downsampled(series, config.max_points_for_fits)
     if y.size < 20:
         return Shape(None, [])
     n = y.size
-    sigma = robust_scale(np.diff(y) / math.sqrt(2), level)
-    breaks = (
-        # ruptures' KernelCPD with the linear kernel is PELT on the l2 cost, in C
-        # (the pure-Python Pelt took most of an analysis' time).
-        ruptures.KernelCPD(kernel="linear", min_size=max(3, n // 50), jump=1)
-        .fit(y)
-        .predict(pen=2 * sigma**2 * math.log(n) * 3)
-    )
-    breaks = [int(b) for b in breaks]
-    bounds = list(zip([0, *breaks[:-1]], breaks, strict=True))
+    bucket = (t[-1] - t[0]) / max(n - 1, 1)
+    shortest = 2 * max(config.sustain.total_seconds(), 0.0)
+    min_size = max(3, math.ceil(shortest / bucket) if bucket > 0 else 3)
+    levels = segment(y, min_size=min_size, threshold=config.threshold)
+    bounds = levels.bounds
     rss_steps = sum(float(np.sum((y[a:b] - y[a:b].mean()) ** 2)) for a, b in bounds)
     bic_steps = _bic(rss_steps, n, 2 * len(bounds))
 
@@ -202,18 +204,17 @@ def describe_shape(
         config.min_relative * abs(level), 1e-12
     )
     trend_ok &= bad == "both" or (bad == "up") == (change > 0)
-    # A few levels can be a step; many levels are PELT staircasing a ramp or a curve.
+    # A few levels can be a step; many levels are a staircase on a ramp or a curve.
     staircase = len(bounds) > 4
     if trend_ok and (staircase or bic_line <= bic_steps):
         return Shape((float(line[0]), float(line[-1])), [])
 
     shifts = []
-    for a, b in bounds:
-        mean = float(np.mean(y[a:b]))
+    for (a, b), mean, error in zip(bounds, levels.means, levels.errors, strict=True):
         delta = mean - level
-        big = abs(delta) > max(config.threshold * sigma, smallest)
+        significant = abs(delta) > config.threshold * error
         wanted = bad == "both" or (bad == "up") == (delta > 0)
-        if big and wanted and (b - a) >= 0.15 * n:
+        if significant and wanted and abs(delta) >= smallest and len(bounds) > 1:
             shifts.append((_epoch(t[a]), _epoch(t[b]) if b < n else None, mean))
     return Shape(None, shifts)
 
@@ -521,7 +522,7 @@ def analyze(
             (pl.col("ts") >= baseline.start) & (pl.col("ts") < baseline.end)
         )
         level = float((base_values if base_values.height else series).get_column("value").median())
-        smallest = min_change(signal, level, config)
+        min_change(signal, level, config)
         found = detect_intervals(series, signal.bad, baseline, config, signal.min_change)
         interval_parts.append(found.with_columns(signal=pl.lit(name)))
         for row in found.iter_rows(named=True):
@@ -547,7 +548,7 @@ def analyze(
                     ),
                 )
             )
-        shape = describe_shape(series, signal.bad, level, config, smallest)
+        shape = describe_shape(series, signal.bad, level, config, signal.min_change or 0.0)
         if shape.trend is not None:
             first, last = shape.trend
             findings.append(
