@@ -256,6 +256,8 @@ def _thresholds(
         def col(name: str) -> np.ndarray:
             return recent.get_column(name).fill_null(-np.inf).to_numpy()
 
+        # A run of bursts must clear the (1 - p) quantile of the baseline and of the last
+        # day; a single burst must be larger than every departure of both.
         if bursty_up:
             up = np.maximum(up, col("q_up"))
             up1 = np.maximum(np.maximum(up1, float(zb.max())), col("m_up"))
@@ -391,8 +393,14 @@ def sustained_departures(
     base_values = series.filter(in_base).get_column("value").to_numpy()
     if base_values.size < 5:
         base_values = series.get_column("value").to_numpy()
-    factor = long_run_factor(lag1(base_values), n)
+    rho = lag1(base_values)
+    factor = long_run_factor(rho, n)
     floor = resolution(base_values) / math.sqrt(n)
+    # the standard error of a window median under the baseline's own noise (AR(1), sigma
+    # from the first differences: var(d) = 2 sigma^2 (1 - rho)); a day of window medians
+    # is only a couple of dozen independent values, too few to trust their spread alone
+    sigma = robust_scale(np.diff(base_values), 0.0) / math.sqrt(2 * (1 - rho))
+    model = 1.2533 * sigma * math.sqrt(factor / n)
     median = pl.col("value").rolling_median_by("ts", window_size=length)
     frame = series.with_columns(
         m=median,
@@ -419,7 +427,7 @@ def sustained_departures(
     base_spread = robust_scale(base_d, 0.0) if base_d.size > 10 else 1e-12
     first = series.get_column("ts")[0]
     between = (pl.col("d") - pl.col("dmed").fill_null(0.0)) / pl.max_horizontal(
-        1.4826 * pl.col("dmad"), pl.lit(base_spread)
+        1.4826 * pl.col("dmad"), pl.lit(base_spread), pl.lit(model)
     )
     # the window's own spread (MAD -> sigma -> standard error of a median of AR(1) samples)
     within = pl.col("d") / pl.max_horizontal(

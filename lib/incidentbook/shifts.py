@@ -15,8 +15,9 @@ Segment, then prune:
   segments merged, until every boundary left is significant. A change must be large
   against the noise of a segment's mean, not against the noise of one sample.
 
-The noise scale and the autocorrelation come from the residuals around the clipped
-series' own rolling median, so level changes do not inflate them.
+The noise scale and the autocorrelation come from the clipped series' first differences,
+which a change of level touches at one sample only, so level changes do not inflate them;
+where the noise wanders more than AR(1) allows, a batch-means estimate takes over.
 """
 
 from __future__ import annotations
@@ -28,7 +29,7 @@ from dataclasses import dataclass
 import numpy as np
 import ruptures
 
-from incidentbook.departures import MODIFIED_Z, lag1, long_run_factor, robust_scale
+from incidentbook.departures import MODIFIED_Z, long_run_factor, robust_scale
 
 
 @dataclass(frozen=True)
@@ -46,6 +47,13 @@ class Segments:
         return list(itertools.pairwise(edges))
 
 
+def _lag1_raw(x: np.ndarray) -> float:
+    """Lag-1 autocorrelation of x about its mean (0 for a constant)."""
+    x = x - x.mean()
+    denominator = float(np.dot(x, x))
+    return float(np.dot(x[:-1], x[1:]) / denominator) if denominator > 0 else 0.0
+
+
 def _centred_median(y: np.ndarray, half: int) -> np.ndarray:
     padded = np.pad(y, half, mode="edge")
     windows = np.lib.stride_tricks.sliding_window_view(padded, 2 * half + 1)
@@ -58,11 +66,16 @@ class _Noise:
     def __init__(self, y: np.ndarray, half: int, min_size: int) -> None:
         local = _centred_median(y, half)
         self.residual = y - local
-        self.sigma = robust_scale(self.residual, float(np.median(np.abs(y))))
+        self.spread = robust_scale(self.residual, float(np.median(np.abs(y))))
         self.clipped = local + np.clip(
-            self.residual, -MODIFIED_Z * self.sigma, MODIFIED_Z * self.sigma
+            self.residual, -MODIFIED_Z * self.spread, MODIFIED_Z * self.spread
         )
-        self.rho = lag1(self.clipped - _centred_median(self.clipped, half))
+        # AR(1) parameters from the first differences, which a change of level touches at
+        # one sample only: for AR(1), corr(d_t, d_t-1) = -(1 - rho) / 2 and
+        # var(d) = 2 sigma^2 (1 - rho).
+        d = np.diff(self.clipped)
+        self.rho = float(np.clip(1 + 2 * _lag1_raw(d), 0.0, 0.95)) if d.size > 3 else 0.0
+        self.sigma = robust_scale(d, 0.0) / math.sqrt(2 * (1 - self.rho))
         ar1 = self.sigma**2 * (1 + self.rho) / (1 - self.rho)
         # Real noise wanders over longer spans than AR(1) allows. The batch-means estimate
         # of the long-run variance sees that wander: the robust spread of the differences
@@ -89,8 +102,8 @@ class _Noise:
             base = math.sqrt(self.long_run / m)
         else:
             base = self.sigma * math.sqrt(long_run_factor(self.rho, m) / m)
-        own = robust_scale(self.residual[a:b], 0.0) if b - a >= 3 else self.sigma
-        return base * max(1.0, own / self.sigma if self.sigma > 0 else 1.0)
+        own = robust_scale(self.residual[a:b], 0.0) if b - a >= 3 else self.spread
+        return base * max(1.0, own / self.spread if self.spread > 0 else 1.0)
 
 
 def segment(
