@@ -200,13 +200,15 @@ def describe_shape(
     line = intercept + slope * t
     bic_line = _bic(float(np.sum((y - line) ** 2)), n, 2)
     change = line[-1] - line[0]
-    trend_ok = not (low <= 0 <= high) and abs(change) >= max(
-        config.min_relative * abs(level), 1e-12
-    )
-    trend_ok &= bad == "both" or (bad == "up") == (change > 0)
-    # A few levels can be a step; many levels are a staircase on a ramp or a curve.
+    sloped = not (low <= 0 <= high) and (bad == "both" or (bad == "up") == (change > 0))
+    practical = abs(change) >= max(config.min_relative * abs(level), 1e-12)
+    # A few levels can be a step; many levels are a staircase on a ramp or a curve. A
+    # staircase of significant levels that a line fits better is a ramp however small
+    # its total change (a disk filling from 90% to 97%); otherwise a trend must also
+    # clear the practical floor.
     staircase = len(bounds) > 4
-    if trend_ok and (staircase or bic_line <= bic_steps):
+    ramp = staircase and bic_line <= bic_steps
+    if sloped and (ramp or (practical and (staircase or bic_line <= bic_steps))):
         return Shape((float(line[0]), float(line[-1])), [])
 
     shifts = []
