@@ -1,8 +1,11 @@
 """Departures of one series from its normal behaviour: sharp ones and sustained ones.
 
-One series (columns ts, value) and a baseline window that is taken to be normal. Every step
-looks only backwards in time (trailing windows, the baseline, earlier days), so what is
-flagged at a sample is what a live monitor could have flagged then; `detected` says when.
+One series (columns ts, value) and a baseline window that is taken to be normal. Whether
+a sample is flagged depends only on what came before it (trailing windows, the baseline,
+earlier days), so `detected` is when a live monitor could have raised it. Two things use
+hindsight, for the report's sake, and change no `detected` time: where a sustained
+departure began and ended is located after the fact, and for a signal that is bad one way
+the net-of-noise check below looks half a context past a run.
 
 Sharp departures (spikes, drops), sample by sample:
 
@@ -27,6 +30,9 @@ Sharp departures (spikes, drops), sample by sample:
 * Persistence: a run of one sample counts only when it is as unlikely as two consecutive
   samples beyond the cut-off (5.3 for Gaussian noise), and for a bursty series when it is
   larger than every departure of the baseline and of the last day.
+* Net of noise, for a signal that is bad one way (throughput down, latency up): around a
+  run, the mean residual must be significant against that neighbourhood's own spread. A
+  burst of jitter dips as often as it peaks and loses nothing; a drop moves the mean.
 * Episodes: runs of the same direction closer than a few samples are one event.
 
 Sustained departures (a loss of a few percent for tens of minutes, a bump that lasts
