@@ -100,7 +100,7 @@ def test_windowed_gaussian_column_is_nabs_own_score(result):
 
 
 def test_goals_beat_windowed_gaussian_with_recall_of_at_least_080(result):
-    # One setting (DEFAULT_CONFIG) for every series. Measured when written: 50.3 on the 16
+    # One setting (DEFAULT_CONFIG) for every series. Measured when written: 50.2 on the 16
     # labelled series and on all 17, 24 of 30 windows, against windowedGaussian's 33.4 and
     # 31.2 (19 of 30) and NAB's never-firing detector's 0.
     for total in (result["total"], result["total_all"]):
