@@ -1,4 +1,4 @@
-"""The spike/drop detector on real data: NAB's realAWSCloudwatch series.
+"""The detector on real labelled data: NAB's realAWSCloudwatch series, scored as NAB scores.
 
 Run from the repository root::
 
@@ -7,62 +7,64 @@ Run from the repository root::
 Data: the Numenta Anomaly Benchmark (https://github.com/numenta/NAB, MIT licence), the 17
 real AWS CloudWatch series of ``data/realAWSCloudwatch`` with NAB's labelled anomaly windows
 (``labels/combined_windows.json``), copied to ``shared/data/nab`` (see its README). Nobody on
-this project made or labelled them.
+this project made or labelled them. 16 series have labelled windows (30 in all);
+``ec2_cpu_utilization_c6585a`` has none, so a detector can only lose there.
 
-What runs, for every series that has at least one labelled window (one of the 17 has none
-and is skipped):
+What runs, for every series: ``incidentbook.metrics.analysis.detect_intervals`` with ``bad="both"``
+and ``DEFAULT_CONFIG`` (the same settings for every series, and the same as the analysis of
+an incident uses), with NAB's probationary period (the first 15% of the records, at most
+750) as the baseline. Every step of the detector looks only backwards, as NAB's rules ask.
 
-* ``incidentbook.metrics.analysis.detect_intervals`` with ``bad="both"`` and ``DEFAULT_CONFIG``: the
-  same settings for every series, nothing tuned to these files.
-* The baseline is NAB's probationary period: the first 15% of the series' records (NAB's
-  ``getProbationPeriod``: ``min(floor(0.15 * n), 0.15 * 5000)`` records), as the half-open
-  window from the first timestamp to the timestamp of the first record after it.
+Scoring: NAB's standard profile (bench/nab_score.py, checked against NAB's own per-file
+scores in tests/test_nab_score.py). Each interval the detector returns becomes one NAB
+detection, at the record of its ``detected`` time: the first sample at which the detector
+had the evidence. For a sharp departure that is the interval's start; a sustained one is
+dated back to where it began once found, so its start lies before the moment it could
+have been raised, and using the start would score hindsight.
 
-Scoring (window-based in NAB's spirit, but simpler than NAB's sigmoid-weighted score):
+Columns: NAB score normalised per series (100 perfect, 0 never firing) for our detector
+and for NAB's own windowedGaussian results (bench/data/nab_reference.json, an extract of
+NAB's results/ folder); windows, windows detected (a detection inside), scored detections,
+false positives (detections outside every window), precision (detections inside a window
+/ scored detections), recall (windows detected / windows), and chance P, the share of the
+scored records that lie inside windows (the precision of a detector firing at random).
+Totals are over the 16 labelled series and over all 17 (NAB's corpus normalisation:
+sums of raw scores, null and perfect).
 
-* A detected interval is the half-open ``[start, end)`` the detector returns; a labelled
-  window is NAB's closed ``[start, end]``. They overlap when
-  ``interval.start <= window.end and interval.end > window.start``.
-* Intervals that end at or before the end of the probationary period are ignored (neither
-  true nor false positives), as NAB ignores detections there. An interval that straddles the
-  end of the probationary period counts.
-* A labelled window is detected (a true positive) when at least one counted interval
-  overlaps it. recall = detected windows / labelled windows.
-* A counted interval that overlaps no labelled window is a false positive.
-  precision = intervals overlapping a window / counted intervals (undefined, shown as ``-``
-  and ``null``, for a series with no counted interval).
-* TOTAL is micro-averaged: the counts are summed over the series before dividing.
-
-The numbers per series (windows, detected, intervals, false positives) are reported too, as
-they do not depend on these conventions.
-
-Chance baseline: for every series, as many random intervals as the detector counted, with
-the same lengths, placed uniformly at random after the probationary period (numpy
-``default_rng`` with a fixed seed, averaged over several draws), scored the same way. A
-detector whose precision is no better than that is flagging at random.
+After NAB's table, ``bench.cpd``'s change-point table (level shifts against annotated
+change points) is printed too.
 """
 
 from __future__ import annotations
 
 import json
-import math
 import os
 import sys
 import time
-from dataclasses import asdict, dataclass
-from datetime import UTC, datetime, timedelta
+from dataclasses import asdict
+from datetime import UTC, datetime
 from pathlib import Path
 
-import numpy as np
 import polars as pl
 
+from bench import cpd
 from bench.common import scored_main
+from bench.nab_score import (
+    STANDARD,
+    FileScore,
+    detection_records,
+    normalised,
+    probation_length,
+    score_file,
+    window_records,
+)
 from incidentbook.metrics.analysis import DEFAULT_CONFIG, detect_intervals
 from incidentbook.window import TimeWindow
 
 REPO = Path(__file__).resolve().parents[1]
 SHARED = Path(os.environ.get("INCIDENTBOOK_SHARED", REPO.parent / "shared"))
 DEFAULT_DATA = SHARED / "data" / "nab"
+REFERENCE = REPO / "bench" / "data" / "nab_reference.json"
 CORPUS = "realAWSCloudwatch"
 WINDOWS_FILE = "combined_windows.json"
 SOURCE = (
@@ -70,75 +72,10 @@ SOURCE = (
     "https://github.com/numenta/NAB (MIT licence)"
 )
 
-PROBATION_PERCENT = 0.15
-CHANCE_SEED = 20240601
-CHANCE_DRAWS = 20
-
 Span = tuple[datetime, datetime]
 
 
-# --- scoring ----------------------------------------------------------------------------
-
-
-@dataclass(frozen=True)
-class Score:
-    windows: int
-    detected: int
-    intervals: int
-    true_intervals: int
-    ignored: int
-
-    @property
-    def false_positives(self) -> int:
-        return self.intervals - self.true_intervals
-
-    @property
-    def precision(self) -> float | None:
-        return self.true_intervals / self.intervals if self.intervals else None
-
-    @property
-    def recall(self) -> float | None:
-        return self.detected / self.windows if self.windows else None
-
-
-def overlaps(interval: Span, window: Span) -> bool:
-    """Half-open detected interval [start, end) against NAB's closed window [start, end]."""
-    return interval[0] <= window[1] and interval[1] > window[0]
-
-
-def score(intervals: list[Span], windows: list[Span], probation_end: datetime) -> Score:
-    """Window recall and interval precision, ignoring intervals over by the probation's end."""
-    counted = [iv for iv in intervals if iv[1] > probation_end]
-    hits = [any(overlaps(iv, w) for w in windows) for iv in counted]
-    detected = sum(any(overlaps(iv, w) for iv in counted) for w in windows)
-    return Score(
-        windows=len(windows),
-        detected=detected,
-        intervals=len(counted),
-        true_intervals=sum(hits),
-        ignored=len(intervals) - len(counted),
-    )
-
-
-def random_intervals(
-    lengths: list[timedelta], start: datetime, end: datetime, rng: np.random.Generator
-) -> list[Span]:
-    """Intervals of the given lengths with starts drawn uniformly from [start, end - length]."""
-    out = []
-    total = (end - start).total_seconds()
-    for length in lengths:
-        room = max(total - length.total_seconds(), 0.0)
-        s = start + timedelta(seconds=float(rng.uniform(0.0, room)))
-        out.append((s, s + length))
-    return out
-
-
 # --- data ---------------------------------------------------------------------------------
-
-
-def probation_length(n: int) -> int:
-    """NAB's probationary period in records (nab/util.py, getProbationPeriod)."""
-    return int(min(math.floor(PROBATION_PERCENT * n), PROBATION_PERCENT * 5000))
 
 
 def _parse(ts: str) -> datetime:
@@ -167,6 +104,12 @@ def load_windows(data_dir: Path) -> dict[str, list[Span]]:
     }
 
 
+def reference_detections(name: str, detector: str = "windowedGaussian") -> list[int]:
+    """Records NAB's own detector flagged on a file (from the committed extract)."""
+    entry = json.loads(REFERENCE.read_text())["series"][name]
+    return [i for i, _ in entry["detectors"][detector]["detections"]]
+
+
 class MissingData(Exception):
     pass
 
@@ -184,104 +127,118 @@ def check_data(data_dir: Path) -> None:
 # --- evaluation ---------------------------------------------------------------------------
 
 
-def evaluate_series(frame: pl.DataFrame, windows: list[Span]) -> tuple[Score, list[Span], Span]:
-    """Detector intervals and their score for one series; also the scored span after probation."""
+def detections(frame: pl.DataFrame, probation: int) -> pl.DataFrame:
+    """The detector's intervals on one NAB series, with the probation as the baseline."""
     ts = frame.get_column("ts")
-    cut = probation_length(frame.height)
-    first, last = ts[0], ts[-1]
-    probation_end = ts[cut]
-    baseline = TimeWindow(start=first, end=probation_end)
-    found = detect_intervals(frame, "both", baseline, DEFAULT_CONFIG)
-    intervals = list(zip(found.get_column("start"), found.get_column("end"), strict=True))
-    step = ts.diff().median()
-    return score(intervals, windows, probation_end), intervals, (probation_end, last + step)
+    baseline = TimeWindow(start=ts[0], end=ts[probation])
+    return detect_intervals(frame, "both", baseline, DEFAULT_CONFIG)
 
 
-def chance_scores(
-    intervals: list[Span], windows: list[Span], scored: Span, rng: np.random.Generator
-) -> list[Score]:
-    """Scores of CHANCE_DRAWS random placements of the counted intervals' lengths."""
-    start, end = scored
-    lengths = [min(e, end) - max(s, start) for s, e in intervals if e > start]
-    return [
-        score(random_intervals(lengths, start, end, rng), windows, start)
-        for _ in range(CHANCE_DRAWS)
-    ]
+def _row(name: str, points: int, ours: FileScore, wg: FileScore, chance: float | None) -> dict:
+    def per_file(s: FileScore) -> float | None:
+        return normalised([s])
+
+    return {
+        "name": name.removesuffix(".csv"),
+        "points": points,
+        "windows": ours.windows,
+        "detected": ours.detected,
+        "detections": ours.detections,
+        "false_positives": ours.false_positives,
+        "precision": ours.precision,
+        "recall": ours.recall,
+        "chance_precision": chance,
+        "nab": per_file(ours),
+        "nab_raw": ours.raw,
+        "nab_windowed_gaussian": per_file(wg),
+        "nab_windowed_gaussian_raw": wg.raw,
+        "nab_null": 0.0 if ours.windows else None,
+        "wg_detected": wg.detected,
+        "wg_false_positives": wg.false_positives,
+    }
 
 
-def _ratio(num: int, den: int) -> float | None:
-    return num / den if den else None
+def _total(name: str, rows: list[dict], ours: list[FileScore], wg: list[FileScore]) -> dict:
+    windows = sum(s.windows for s in ours)
+    scored = sum(s.detections for s in ours)
+    fps = sum(s.false_positives for s in ours)
+    inside = sum(r["chance_precision"] * r["_scored_records"] for r in rows if r["windows"])
+    records = sum(r["_scored_records"] for r in rows if r["windows"])
+    return {
+        "name": name,
+        "points": sum(r["points"] for r in rows),
+        "windows": windows,
+        "detected": sum(s.detected for s in ours),
+        "detections": scored,
+        "false_positives": fps,
+        "precision": 1 - fps / scored if scored else None,
+        "recall": sum(s.detected for s in ours) / windows if windows else None,
+        "chance_precision": inside / records if records else None,
+        "nab": normalised(ours),
+        "nab_raw": sum(s.raw for s in ours),
+        "nab_windowed_gaussian": normalised(wg),
+        "nab_windowed_gaussian_raw": sum(s.raw for s in wg),
+        "nab_null": 0.0,
+        "wg_detected": sum(s.detected for s in wg),
+        "wg_false_positives": sum(s.false_positives for s in wg),
+    }
 
 
 def evaluate(data_dir: Path) -> dict:
-    """Run the detector on every labelled series under data_dir and score it.
+    """Run the detector on every realAWSCloudwatch series under data_dir and score it.
 
-    Returns {"source", "data_dir", "config", "series": [...], "total": {...},
-    "chance": {...}, "skipped": [...], "seconds"}.
+    Returns {"source", "data_dir", "config", "profile", "series": [...], "total" (the 16
+    labelled series), "total_all" (all 17), "changepoints" (bench.cpd's result),
+    "seconds"}.
     """
     started = time.perf_counter()
     data_dir = Path(data_dir)
     check_data(data_dir)
     windows = load_windows(data_dir)
-    rng = np.random.default_rng(CHANCE_SEED)
-    rows, skipped = [], []
+    rows, ours, wg = [], [], []
     for name in sorted(windows):
         path = data_dir / CORPUS / name
-        if not windows[name]:
-            skipped.append({"name": name, "reason": "no labelled windows"})
-            continue
         if not path.exists():
-            skipped.append({"name": name, "reason": "file missing"})
-            continue
+            raise MissingData(f"NAB data incomplete: {path} does not exist")
         frame = load_series(path)
-        result, intervals, scored = evaluate_series(frame, windows[name])
-        chance = chance_scores(intervals, windows[name], scored, rng)
-        rows.append(
-            {
-                "name": name.removesuffix(".csv"),
-                "points": frame.height,
-                "windows": result.windows,
-                "detected": result.detected,
-                "intervals": result.intervals,
-                "false_positives": result.false_positives,
-                "precision": result.precision,
-                "recall": result.recall,
-                "ignored_in_probation": result.ignored,
-                "chance_precision": _ratio(
-                    sum(c.true_intervals for c in chance), sum(c.intervals for c in chance)
-                ),
-                "chance_recall": _ratio(
-                    sum(c.detected for c in chance), sum(c.windows for c in chance)
-                ),
-                "_chance": chance,
-            }
-        )
-    draws = [c for r in rows for c in r.pop("_chance")]
-    sums = {
-        key: sum(r[key] for r in rows)
-        for key in ("points", "windows", "detected", "intervals", "false_positives")
+        stamps = frame.get_column("ts").to_list()
+        probation = probation_length(frame.height)
+        spans = window_records(stamps, windows[name])
+        found = detections(frame, probation)
+        records = detection_records(stamps, found.get_column("detected").to_list())
+        mine = score_file(records, spans, probation, STANDARD)
+        theirs = score_file(reference_detections(name), spans, probation, STANDARD)
+        scored_records = frame.height - probation
+        inside = sum(b - max(a, probation) + 1 for a, b in spans if b >= probation)
+        chance = inside / scored_records if spans else None
+        row = _row(name, frame.height, mine, theirs, chance)
+        row["_scored_records"] = scored_records
+        rows.append(row)
+        ours.append(mine)
+        wg.append(theirs)
+    labelled = [i for i, r in enumerate(rows) if r["windows"]]
+    total = _total(
+        "TOTAL (16 labelled)",
+        [rows[i] for i in labelled],
+        [ours[i] for i in labelled],
+        [wg[i] for i in labelled],
+    )
+    total_all = _total("TOTAL (all 17)", rows, ours, wg)
+    for r in rows:
+        r.pop("_scored_records")
+    config = {
+        k: (str(v) if not isinstance(v, int | float | type(None)) else v)
+        for k, v in asdict(DEFAULT_CONFIG).items()
     }
-    total = {
-        "name": "TOTAL",
-        **sums,
-        "precision": _ratio(sums["intervals"] - sums["false_positives"], sums["intervals"]),
-        "recall": _ratio(sums["detected"], sums["windows"]),
-        "ignored_in_probation": sum(r["ignored_in_probation"] for r in rows),
-        "chance_precision": _ratio(
-            sum(c.true_intervals for c in draws), sum(c.intervals for c in draws)
-        ),
-        "chance_recall": _ratio(sum(c.detected for c in draws), sum(c.windows for c in draws)),
-    }
-    config = asdict(DEFAULT_CONFIG)
-    config["context"] = str(DEFAULT_CONFIG.context)
     return {
         "source": SOURCE,
         "data_dir": str(data_dir.resolve()),
         "config": config,
+        "profile": asdict(STANDARD),
         "series": rows,
         "total": total,
-        "chance": {"seed": CHANCE_SEED, "draws": CHANCE_DRAWS},
-        "skipped": skipped,
+        "total_all": total_all,
+        "changepoints": cpd.evaluate(data_dir),
         "seconds": time.perf_counter() - started,
     }
 
@@ -290,29 +247,32 @@ def evaluate(data_dir: Path) -> dict:
 
 COLUMNS = [
     ("name", "series", "<"),
-    ("points", "points", ">"),
+    ("nab", "NAB ours", ">"),
+    ("nab_null", "null", ">"),
+    ("nab_windowed_gaussian", "NAB WG", ">"),
     ("windows", "windows", ">"),
     ("detected", "detected", ">"),
-    ("intervals", "intervals", ">"),
+    ("detections", "detections", ">"),
     ("false_positives", "FP", ">"),
     ("precision", "precision", ">"),
     ("recall", "recall", ">"),
     ("chance_precision", "chance P", ">"),
-    ("chance_recall", "chance R", ">"),
 ]
 
 
-def _cell(value) -> str:
+def _cell(key: str, value) -> str:
     if value is None:
         return "-"
+    if key.startswith("nab"):
+        return f"{value:.1f}"
     if isinstance(value, float):
         return f"{value:.3f}"
     return str(value)
 
 
 def render(result: dict) -> str:
-    table = [*result["series"], result["total"]]
-    cells = [[_cell(row[key]) for key, _, _ in COLUMNS] for row in table]
+    table = [*result["series"], result["total"], result["total_all"]]
+    cells = [[_cell(key, row[key]) for key, _, _ in COLUMNS] for row in table]
     widths = [
         max(len(title), *(len(c[i]) for c in cells)) for i, (_, title, _) in enumerate(COLUMNS)
     ]
@@ -323,30 +283,29 @@ def render(result: dict) -> str:
         )
 
     rule = "-" * len(line([t for _, t, _ in COLUMNS]))
+    total, total_all = result["total"], result["total_all"]
     out = [
         f"Data: {result['source']}",
         f"      read from {result['data_dir']}",
-        f"Detector: detect_intervals, bad='both', DEFAULT_CONFIG {result['config']}; "
-        "baseline = NAB probationary period (first 15% of records)",
+        "Detector: incidentbook.metrics.analysis.detect_intervals, bad='both', DEFAULT_CONFIG; "
+        "baseline = NAB's probationary period",
+        "Score: NAB standard profile (TP 1.0, FP 0.11, FN 1.0), normalised per series and "
+        "over the totals; null = a detector that never fires; WG = NAB's windowedGaussian "
+        "results (bench/data/nab_reference.json)",
         "",
         line([t for _, t, _ in COLUMNS]),
         rule,
-        *(line(c) for c in cells[:-1]),
+        *(line(c) for c in cells[:-2]),
         rule,
+        line(cells[-2]),
         line(cells[-1]),
         "",
+        f"windowedGaussian on the same files: {total['wg_detected']} of {total['windows']} "
+        f"windows, {total_all['wg_false_positives']} false positives",
+        f"Wall time: {result['seconds']:.2f} s (both tables)",
+        "",
+        cpd.render(result["changepoints"]),
     ]
-    chance = result["chance"]
-    out.append(
-        f"chance P/R: the same number and lengths of intervals placed at random after the "
-        f"probationary period (seed {chance['seed']}, mean of {chance['draws']} draws)"
-    )
-    for skip in result["skipped"]:
-        out.append(f"Skipped {skip['name']}: {skip['reason']}")
-    out.append(
-        f"Ignored {result['total']['ignored_in_probation']} intervals inside probationary periods"
-    )
-    out.append(f"Wall time: {result['seconds']:.2f} s")
     return "\n".join(out)
 
 
@@ -354,7 +313,8 @@ def main(argv: list[str] | None = None) -> int:
     return scored_main(
         argv,
         prog="python -m bench.nab",
-        description="Score incidentbook's spike/drop detector on NAB's realAWSCloudwatch series.",
+        description="Score incidentbook's detector on NAB's realAWSCloudwatch series, as NAB "
+        "scores, and its level shifts against annotated change points.",
         default_data=DEFAULT_DATA,
         what="NAB",
         evaluate=evaluate,

@@ -25,8 +25,9 @@ def test_drops_are_found_where_they_were_planted_and_latency_ranks_first(tmp_pat
     assert best.score == 1.0
     assert best.lag_seconds == -30.0  # the latency spike leads each drop by one sample
     assert "5 of 5" in best.explanation
-    decoy = next(c for c in analysis.correlations if c.signal == "load")
-    assert decoy.score < 0.3
+    # the decoy's spikes fall at unrelated times: it ranks low, or not at all
+    decoy = next((c for c in analysis.correlations if c.signal == "load"), None)
+    assert decoy is None or decoy.score < 0.3
     spikes = [f for f in analysis.findings if f.kind == "spike" and f.signal == "disk_read_latency"]
     assert all(len(f.hosts) == 6 for f in spikes)
 

@@ -2,24 +2,26 @@
 
 Methods, and why they fit telemetry from training clusters:
 
-* Drops and spikes: a robust z-score (Iglewicz and Hoaglin's modified z, |z| > 3.5) of
-  each sample against a trailing rolling median, with the noise scale taken as the
-  median absolute deviation (scipy.stats.median_abs_deviation) of the baseline's
-  residuals. Medians ignore the very outliers being looked for, so a few sharp drops do
-  not drag the reference down the way a mean and standard deviation would, and the
-  trailing median follows slow drifts so only sharp departures count.
-* Level shifts: PELT change-point search (ruptures, l2 cost) with a BIC-style penalty scaled by
-  the robust noise estimate: the number of segments is chosen by the data.
+* Drops and spikes (incidentbook.metrics.departures): sharp departures from a trailing rolling
+  median, judged against the series' own noise (a robust scale that respects the
+  series' resolution and follows noise that grew), with thresholds that learn what the
+  baseline shows as normal (bursts of an idle disk, a nightly job), and sustained
+  departures (a few percent for tens of minutes) from a window-median test whose
+  standard error accounts for autocorrelation. Medians ignore the very outliers being
+  looked for, and the trailing references follow slow drifts.
+* Level shifts (incidentbook.metrics.shifts): segmentation (PELT, l2 cost, autocorrelation-aware
+  modified BIC penalty) pruned to the boundaries whose two-segment test is significant;
+  a level is a shift when its mean differs from the baseline's by more than 3.5 standard
+  errors of a segment mean.
 * Trends: the Theil-Sen slope (scipy.stats.theilslopes), robust to the drops riding on
-  the trend; reported when its confidence interval excludes zero.
+  the trend; reported when its confidence interval excludes zero and the change is at
+  least `min_relative` (10%) of the level, a practical floor that only trends (and
+  outlier hosts) keep.
 * Outlier hosts: the modified z-score again, across hosts (each host's level in the
   window against the median host), which is how "the same few hosts" stand out.
 * Coincidence: a signal's anomalies are matched to the primary symptom's within a
   tolerance; the score is the F1 of the two match rates (drops explained, anomalies
   that fell in a drop), so a signal that spikes all the time ranks low.
-
-A practical-significance floor (`min_relative`, 10% of the baseline level by default)
-keeps statistically clear but tiny deviations of very quiet series out of the findings.
 """
 
 from __future__ import annotations
@@ -30,28 +32,35 @@ from datetime import UTC, datetime, timedelta
 
 import numpy as np
 import polars as pl
-import ruptures
 from scipy import stats
 
 from incidentbook.metrics.data import Metrics, MetricsReceipt
+from incidentbook.metrics.departures import MODIFIED_Z, DetectorSettings, departures, robust_scale
 from incidentbook.metrics.frames import cluster_series
+from incidentbook.metrics.shifts import segment
 from incidentbook.metrics.signals import Signal
 from incidentbook.record.model import Correlation, Finding
 from incidentbook.text import format_span, format_value, listing
 from incidentbook.window import TimeWindow
 
-MODIFIED_Z = 3.5
-"""Iglewicz and Hoaglin's cut-off for the modified z-score."""
+__all__ = ["MODIFIED_Z", "robust_scale"]
 
 
 @dataclass(frozen=True)
 class AnalysisConfig:
     threshold: float = MODIFIED_Z
+    # Practical floor for trends and outlier hosts (a share of the level); drops, spikes
+    # and shifts are judged by the series' own noise instead (metrics.departures).
     min_relative: float = 0.10
     context: timedelta = timedelta(minutes=30)
     tolerance: timedelta | None = None  # default: two sampling steps, at least one minute
     max_points_for_fits: int = 400
     min_samples: int = 2
+    merge_samples: int = 10  # runs closer than this many samples are one episode
+    tail_share: float = 0.01  # departures a baseline shows this often are its normal
+    history: timedelta = timedelta(days=1)  # how far back "recent" and "the day before" reach
+    sustain: timedelta = timedelta(minutes=5)  # window of the sustained test (half the 10 min)
+    sustain_samples: int = 12  # ... and at least this many samples
 
 
 DEFAULT_CONFIG = AnalysisConfig()
@@ -112,21 +121,18 @@ def findings_frame(findings: list[Finding]) -> pl.DataFrame:
 # --- one series -----------------------------------------------------------------------
 
 
-def robust_scale(values: np.ndarray, level: float) -> float:
-    """Noise scale: the normal-consistent MAD.
-
-    Where more than half the values are equal (a quantised or mostly-idle series) the MAD
-    is zero; then, as Iglewicz and Hoaglin's modified z-score prescribes, the mean
-    absolute deviation from the median (times 1.2533, its normal-consistent factor). The
-    final floor only keeps a perfectly flat series from dividing by zero.
-    """
-    values = values[np.isfinite(values)]
-    if values.size == 0:
-        return max(0.01 * abs(level), 1e-12)
-    mad = float(stats.median_abs_deviation(values, scale="normal"))
-    if mad == 0:
-        mad = 1.253314 * float(np.mean(np.abs(values - np.median(values))))
-    return max(mad, 0.01 * abs(level), 1e-12)
+def settings(config: AnalysisConfig) -> DetectorSettings:
+    """The departure detector's part of the analysis settings."""
+    return DetectorSettings(
+        threshold=config.threshold,
+        context=config.context,
+        min_samples=config.min_samples,
+        merge_samples=config.merge_samples,
+        tail_share=config.tail_share,
+        history=config.history,
+        sustain=config.sustain,
+        sustain_samples=config.sustain_samples,
+    )
 
 
 def detect_intervals(
@@ -136,116 +142,17 @@ def detect_intervals(
     config: AnalysisConfig = DEFAULT_CONFIG,
     smallest: float | None = None,
 ) -> pl.DataFrame:
-    """Runs of anomalous samples in one series (columns ts, value), as intervals.
+    """Sharp and sustained departures in one series (columns ts, value), as intervals.
 
-    `smallest` is the least change worth reporting (default: a share of the level).
+    `smallest` is the least change worth reporting (default: none beyond the noise; a
+    signal can set its own). See incidentbook.metrics.departures for the method.
 
-    Returns start, end, direction (down/up), mean, extreme, reference (the rolling median
-    it departed from), and samples.
+    Returns start, end, direction (down/up), mean, extreme, reference (the level it departed
+    from), samples, detected (when the evidence was first enough: later than start for a
+    sustained departure) and sustained.
     """
-    empty = pl.DataFrame(
-        schema={
-            "start": pl.Datetime("us", "UTC"),
-            "end": pl.Datetime("us", "UTC"),
-            "direction": pl.String,
-            "mean": pl.Float64,
-            "extreme": pl.Float64,
-            "reference": pl.Float64,
-            "samples": pl.UInt32,
-        }
-    )
-    series = series.drop_nulls("value").sort("ts")
-    if series.height < 5:
-        return empty
-    step = series.get_column("ts").diff().median()
-    context = f"{max(int(config.context.total_seconds()), int(step.total_seconds()) * 10)}s"
-    in_base = baseline.contains()
-
-    def against(reference_of: pl.Expr) -> tuple[pl.DataFrame, pl.Expr]:
-        with_ref = series.with_columns(reference=reference_of).with_columns(
-            residual=pl.col("value") - pl.col("reference")
-        )
-        base = with_ref.filter(in_base)
-        if base.height < 5:
-            base = with_ref
-        level = float(base.get_column("value").median())
-        floor = smallest if smallest is not None else config.min_relative * abs(level)
-        if base.get_column("value").min() > 0:
-            # A positive quantity's noise grows with its level (a dataloader twice as slow
-            # jitters twice as much), so deviations are measured relative to the reference.
-            relative = (pl.col("residual") / pl.col("reference")).fill_nan(None)
-            scale = robust_scale(base.select(relative).to_series().drop_nulls().to_numpy(), 1.0)
-            with_ref = with_ref.with_columns(z=relative / scale)
-        else:
-            scale = robust_scale(base.get_column("residual").to_numpy(), level)
-            with_ref = with_ref.with_columns(z=pl.col("residual") / scale)
-        z = pl.col("z")
-        up = (z > config.threshold) & (pl.col("residual") >= floor)
-        down = (z < -config.threshold) & (-pl.col("residual") >= floor)
-        return with_ref, {"up": up, "down": down}.get(bad, up | down)
-
-    # Two passes: the second reference is the rolling median of the samples the first pass
-    # found normal, so a long burst does not lift the reference and make its own end look
-    # like a drop.
-    first, flag = against(pl.col("value").rolling_median_by("ts", window_size=context))
-    normal = first.select(pl.when(~flag).then(pl.col("value"))).to_series()
-    series = series.with_columns(normal=normal)
-    reference = (
-        pl.col("normal").rolling_median_by("ts", window_size=context).forward_fill().backward_fill()
-    )
-    with_ref, flag = against(reference)
-    flagged = with_ref.with_columns(
-        direction=pl.when(flag & (pl.col("residual") > 0))
-        .then(pl.lit("up"))
-        .when(flag)
-        .then(pl.lit("down"))
-        .otherwise(pl.lit(None, pl.String))
-    ).with_columns(run=pl.col("direction").rle_id())
-    runs = (
-        flagged.filter(pl.col("direction").is_not_null())
-        .group_by("run", "direction")
-        .agg(
-            start=pl.col("ts").min(),
-            last=pl.col("ts").max(),
-            mean=pl.col("value").mean(),
-            extreme=pl.when(pl.col("direction").first() == "up")
-            .then(pl.col("value").max())
-            .otherwise(pl.col("value").min()),
-            reference=pl.col("reference").median(),
-            samples=pl.len(),
-            peak_z=pl.col("z").abs().max(),
-        )
-        # Like an alert's `for:` clause, a departure must persist for `min_samples`
-        # samples, unless it is extreme (twice the threshold): one noisy scrape is not
-        # an incident, but a single 10-sigma spike is worth a look.
-        .filter(
-            (pl.col("samples") >= config.min_samples) | (pl.col("peak_z") >= 2 * config.threshold)
-        )
-        .sort("start")
-    )
-    if runs.height == 0:
-        return empty
-    # Runs split by a single quiet sample are one event.
-    merged = (
-        runs.with_columns(
-            new=((pl.col("start") - pl.col("last").shift()) > step * 2).fill_null(True)
-            | (pl.col("direction") != pl.col("direction").shift()).fill_null(True)
-        )
-        .with_columns(event=pl.col("new").cum_sum())
-        .group_by("event", "direction")
-        .agg(
-            start=pl.col("start").min(),
-            end=pl.col("last").max() + step,
-            mean=(pl.col("mean") * pl.col("samples")).sum() / pl.col("samples").sum(),
-            extreme=pl.when(pl.col("direction").first() == "up")
-            .then(pl.col("extreme").max())
-            .otherwise(pl.col("extreme").min()),
-            reference=pl.col("reference").median(),
-            samples=pl.col("samples").sum().cast(pl.UInt32),
-        )
-        .sort("start")
-    )
-    return merged.select(empty.columns)
+    floor = smallest if smallest is not None else 0.0
+    return departures(series, bad, baseline.start, baseline.end, settings(config), floor)
 
 
 def _downsampled(series: pl.DataFrame, points: int) -> tuple[np.ndarray, np.ndarray]:
@@ -276,26 +183,26 @@ def _bic(rss: float, n: int, params: int) -> float:
 def describe_shape(
     series: pl.DataFrame, bad: str, level: float, config: AnalysisConfig, smallest: float
 ) -> Shape:
-    """A straight line (Theil-Sen) or a few flat levels (PELT).
+    """A straight line (Theil-Sen) or a few flat levels (incidentbook.metrics.shifts).
 
-    A ramp and a step both show a significant slope. PELT carves a ramp (or a curve) into
-    a staircase of many levels, so more than four levels is read as a trend; with fewer,
-    the two models' BIC decides, which tells a filling disk from a failover.
+    Levels come from a segmentation whose every boundary is significant against the noise
+    of a segment's mean (with autocorrelation), not of one sample. A level is a shift when
+    its mean differs from the baseline level by more than the threshold times that
+    standard error (and by at least `smallest`, the signal's own floor, if any), for at
+    least two sustained-test windows. A ramp and a step both show a significant slope;
+    a segmentation carves a ramp (or a curve) into a staircase of many levels, so more
+    than four levels is read as a trend; with fewer, the two models' BIC decides, which
+    tells a filling disk from a failover. Trends keep the practical floor min_relative.
     """
     t, y = _downsampled(series, config.max_points_for_fits)
     if y.size < 20:
         return Shape(None, [])
     n = y.size
-    sigma = robust_scale(np.diff(y) / math.sqrt(2), level)
-    breaks = (
-        # ruptures' KernelCPD with the linear kernel is PELT on the l2 cost, in C
-        # (the pure-Python Pelt took most of an analysis' time).
-        ruptures.KernelCPD(kernel="linear", min_size=max(3, n // 50), jump=1)
-        .fit(y)
-        .predict(pen=2 * sigma**2 * math.log(n) * 3)
-    )
-    breaks = [int(b) for b in breaks]
-    bounds = list(zip([0, *breaks[:-1]], breaks, strict=True))
+    bucket = (t[-1] - t[0]) / max(n - 1, 1)
+    shortest = 2 * max(config.sustain.total_seconds(), 0.0)
+    min_size = max(3, math.ceil(shortest / bucket) if bucket > 0 else 3)
+    levels = segment(y, min_size=min_size, threshold=config.threshold)
+    bounds = levels.bounds
     rss_steps = sum(float(np.sum((y[a:b] - y[a:b].mean()) ** 2)) for a, b in bounds)
     bic_steps = _bic(rss_steps, n, 2 * len(bounds))
 
@@ -303,22 +210,23 @@ def describe_shape(
     line = intercept + slope * t
     bic_line = _bic(float(np.sum((y - line) ** 2)), n, 2)
     change = line[-1] - line[0]
-    trend_ok = not (low <= 0 <= high) and abs(change) >= max(
-        config.min_relative * abs(level), 1e-12
-    )
-    trend_ok &= bad == "both" or (bad == "up") == (change > 0)
-    # A few levels can be a step; many levels are PELT staircasing a ramp or a curve.
+    sloped = not (low <= 0 <= high) and (bad == "both" or (bad == "up") == (change > 0))
+    practical = abs(change) >= max(config.min_relative * abs(level), 1e-12)
+    # A few levels can be a step; many levels are a staircase on a ramp or a curve. A
+    # staircase of significant levels that a line fits better is a ramp however small
+    # its total change (a disk filling from 90% to 97%); otherwise a trend must also
+    # clear the practical floor.
     staircase = len(bounds) > 4
-    if trend_ok and (staircase or bic_line <= bic_steps):
+    ramp = staircase and bic_line <= bic_steps
+    if sloped and (ramp or (practical and (staircase or bic_line <= bic_steps))):
         return Shape((float(line[0]), float(line[-1])), [])
 
     shifts = []
-    for a, b in bounds:
-        mean = float(np.mean(y[a:b]))
+    for (a, b), mean, error in zip(bounds, levels.means, levels.errors, strict=True):
         delta = mean - level
-        big = abs(delta) > max(config.threshold * sigma, smallest)
+        significant = abs(delta) > config.threshold * error
         wanted = bad == "both" or (bad == "up") == (delta > 0)
-        if big and wanted and (b - a) >= 0.15 * n:
+        if significant and wanted and abs(delta) >= smallest and len(bounds) > 1:
             shifts.append((_epoch(t[a]), _epoch(t[b]) if b < n else None, mean))
     return Shape(None, shifts)
 
@@ -603,8 +511,8 @@ def analyze(
         base_values = series.filter(baseline.contains())
         level = float((base_values if base_values.height else series).get_column("value").median())
         levels[name] = level
-        smallest = min_change(signal, level, config)
-        found = detect_intervals(series, signal.bad, baseline, config, smallest)
+        min_change(signal, level, config)
+        found = detect_intervals(series, signal.bad, baseline, config, signal.min_change)
         interval_parts.append(found.with_columns(signal=pl.lit(name)))
         for row in found.iter_rows(named=True):
             kind = "drop" if row["direction"] == "down" else "spike"
@@ -629,7 +537,7 @@ def analyze(
                     ),
                 )
             )
-        shape = describe_shape(series, signal.bad, level, config, smallest)
+        shape = describe_shape(series, signal.bad, level, config, signal.min_change or 0.0)
         if shape.trend is not None:
             first, last = shape.trend
             findings.append(

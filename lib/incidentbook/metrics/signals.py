@@ -53,7 +53,9 @@ class Signal(BaseModel):
     symptom: str | None = Field(None, description="Taxonomy symptom its anomalies point to.")
     min_change: float | None = Field(
         None,
-        description="Least change worth reporting, in the signal's unit (default: 10% of level).",
+        description="Least change worth reporting, in the signal's unit (default: drops, "
+        "spikes and shifts need only be significant against the series' noise; trends and "
+        "outlier hosts need 10% of the level).",
     )
     promql: str | None = None
 
