@@ -26,8 +26,9 @@ from incidentbook.metrics.analysis import (
     findings_frame,
 )
 from incidentbook.metrics.data import Metrics
+from incidentbook.metrics.diagnosis import Diagnosis, explain, verdict_record
 from incidentbook.metrics.signals import SignalPack, load_pack
-from incidentbook.record.model import Finding
+from incidentbook.record.model import Correlation, Finding, Verdict
 from incidentbook.record.taxonomy import Taxonomy, taxonomy_of
 from incidentbook.sources.base import Source, open_source
 from incidentbook.sources.folder import FolderSource
@@ -60,6 +61,38 @@ class Investigation:
         """The metric and the log findings, in time order."""
         found = [*self.analysis.findings, *(self.logs.findings if self.logs else [])]
         return sorted(found, key=lambda f: (f.start, f.kind, f.signal, f.end))
+
+    @cached_property
+    def diagnosis(self) -> Diagnosis | None:
+        """The ranking of causes and the verdict, from the metrics' episodes and the logs'
+        signatures together."""
+        a = self.analysis
+        if a.found is None or not self.logs or not self.logs.findings:
+            return a.diagnosis
+        hosts = self.spec.cluster.nodes
+        return explain(
+            a.found,
+            {s.name: s for s in self.pack.signals.values()},
+            a.primary,
+            a.baseline,
+            a.tolerance,
+            hosts,
+            frame=self.metrics.frame,
+            logs=self.logs.findings,
+        )
+
+    @property
+    def correlations(self) -> list[Correlation]:
+        """Signals (and log signatures) whose anomalies line up with the symptom, causes
+        first."""
+        d = self.diagnosis
+        return d.correlations if d is not None else self.analysis.correlations
+
+    @cached_property
+    def verdict(self) -> Verdict | None:
+        """The most likely explanation, with its evidence as indices into `findings`."""
+        d = self.diagnosis
+        return verdict_record(d.verdict, self.findings) if d is not None else None
 
     @cached_property
     def notes(self) -> list[str]:

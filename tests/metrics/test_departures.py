@@ -20,8 +20,8 @@ import polars as pl
 import pytest
 from incidents import T0, samples, write_incident
 
-from incidentbook.metrics.departures import DetectorSettings, departures, resolution
 from incidentbook.investigation import investigate
+from incidentbook.metrics.departures import DetectorSettings, departures, resolution
 
 STEP = timedelta(seconds=15)
 N = 6 * 240

@@ -174,8 +174,9 @@ def host_heatmap(
 def worst_signals(inv: Investigation, most: int = 2) -> list[str]:
     """Signals worth a host-by-time view: the best-correlated cause, then outlier signals."""
     names: list[str] = []
-    for c in inv.analysis.correlations:
-        if inv.pack.signals[c.signal].explains and inv.pack.signals[c.signal].per:
+    for c in inv.correlations:
+        s = inv.pack.signals.get(c.signal)
+        if s is not None and c.cause and s.explains and s.per:
             names.append(c.signal)
             break
     names += [f.signal for f in inv.findings if f.kind == "outlier_host"]

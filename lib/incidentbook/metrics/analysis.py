@@ -36,10 +36,11 @@ from scipy import stats
 
 from incidentbook.metrics.data import Metrics, MetricsReceipt
 from incidentbook.metrics.departures import MODIFIED_Z, DetectorSettings, departures, robust_scale
+from incidentbook.metrics.diagnosis import Diagnosis, Found, explain, find, verdict_record
 from incidentbook.metrics.frames import cluster_series
 from incidentbook.metrics.shifts import segment
 from incidentbook.metrics.signals import Signal
-from incidentbook.record.model import Correlation, Finding
+from incidentbook.record.model import Correlation, Finding, Verdict
 from incidentbook.text import format_span, format_value, listing
 from incidentbook.window import TimeWindow
 
@@ -83,6 +84,19 @@ class Analysis:
     """Each signal's baseline level, the one its anomalies are measured against."""
     liveness: tuple[str, ...] = ()
     """The signals of role `liveness` (hosts up or down) among those analysed."""
+    found: Found | None = None
+    """The episodes (cluster-wide and per host) the findings and correlations come from."""
+    diagnosis: Diagnosis | None = None
+    """The ranking of causes and the verdict, from the metrics alone."""
+    tolerance: timedelta = timedelta(minutes=1)
+    """How far apart two anomalies may start and still coincide."""
+
+    @property
+    def verdict(self) -> Verdict | None:
+        """The most likely explanation from the metrics alone (Investigation's adds logs)."""
+        if self.diagnosis is None:
+            return None
+        return verdict_record(self.diagnosis.verdict, self.findings)
 
     @property
     def report(self) -> MetricsReceipt:
@@ -416,79 +430,6 @@ def failure_rates(frame: pl.DataFrame, window: TimeWindow, signal: str) -> list[
     return findings
 
 
-def correlate(
-    intervals: pl.DataFrame,
-    primary: str,
-    signals: dict[str, Signal],
-    tolerance: timedelta,
-) -> list[Correlation]:
-    """Rank signals by how well their anomalies line up with the primary symptom's."""
-    symptom = intervals.filter(pl.col("signal") == primary).sort("start")
-    if symptom.height == 0:
-        return []
-    p_start = symptom.get_column("start").to_list()
-    p_end = symptom.get_column("end").to_list()
-    primary_label = signals[primary].label.lower() if primary in signals else primary
-    kind_word = "drops" if signals.get(primary) and signals[primary].bad == "down" else "anomalies"
-    ranked = []
-    for name, signal in signals.items():
-        if name == primary:
-            continue
-        mine = intervals.filter(pl.col("signal") == name).sort("start")
-        if mine.height == 0:
-            continue
-        a_start, a_end = mine.get_column("start").to_list(), mine.get_column("end").to_list()
-        matched_primary, lags, matched_mine = 0, [], set()
-        for ps, pe in zip(p_start, p_end, strict=True):
-            hits = [
-                i
-                for i, (s, e) in enumerate(zip(a_start, a_end, strict=True))
-                if s <= pe + tolerance and e >= ps - tolerance
-            ]
-            if hits:
-                matched_primary += 1
-                lags.append(min((a_start[i] - ps).total_seconds() for i in hits))
-                matched_mine.update(hits)
-        recall = matched_primary / len(p_start)
-        precision = len(matched_mine) / len(a_start)
-        score = 0.0 if recall == 0 else 2 * precision * recall / (precision + recall)
-        if score == 0:
-            continue
-        lag = float(np.median(lags))
-        verb = {"up": "rose", "down": "fell"}.get(signal.bad, "moved")
-        timing = (
-            f"starting a median {abs(lag):.0f} s {'before' if lag < 0 else 'after'} them"
-            if abs(lag) >= 1
-            else "starting with them"
-        )
-        explanation = (
-            f"{signal.label} {verb} during {matched_primary} of {len(p_start)} {primary_label} "
-            f"{kind_word}, {timing}; {len(matched_mine)} of its {len(a_start)} anomalies fell "
-            f"in one."
-        )
-        if signal.role == "effect":
-            explanation += (
-                " It moves with the job's own pace, so it is a consequence more than a cause."
-            )
-        ranked.append(
-            (
-                not signal.explains,
-                -round(score, 2),
-                lag,
-                name,
-                Correlation(
-                    signal=name,
-                    score=round(score, 4),
-                    lag_seconds=lag,
-                    matched=matched_primary,
-                    explanation=explanation,
-                ),
-            )
-        )
-    ranked.sort(key=lambda r: r[:4])
-    return [r[-1] for r in ranked]
-
-
 def analyze(
     metrics: Metrics,
     signals: dict[str, Signal],
@@ -582,22 +523,34 @@ def analyze(
         cluster.group_by("signal").agg(step=pl.col("ts").diff().median()).get_column("step").max()
     )
     tolerance = config.tolerance or max(timedelta(minutes=1), (step or timedelta(0)) * 2)
-    correlations = correlate(intervals, primary, signals, tolerance) if intervals.height else []
+    found = find(metrics.frame, signals, primary, findings, baseline, config.threshold)
+    hosts_total = metrics.frame.get_column("node").n_unique() if metrics.frame.height else None
+    diagnosis = explain(
+        found, signals, primary, baseline, tolerance, hosts_total, frame=metrics.frame
+    )
     notes = metrics.receipt.notes()
+    if found.routine:
+        notes.append(
+            f"{found.routine} anomalies like those the baseline already shows (routine) were "
+            "left out"
+        )
     if primary not in cluster.get_column("signal").unique().to_list():
         notes.insert(0, f"the primary signal {primary!r} has no data in the window")
     return Analysis(
         window=window,
         baseline=baseline,
         primary=primary,
-        findings=findings,
-        correlations=correlations,
+        findings=found.findings,
+        correlations=diagnosis.correlations,
         cluster=cluster,
         intervals=intervals,
         receipt=metrics.receipt,
         notes=notes,
         levels=levels,
         liveness=liveness,
+        found=found,
+        diagnosis=diagnosis,
+        tolerance=tolerance,
     )
 
 

@@ -27,7 +27,14 @@ RAW_SCHEMA = pl.Schema(
 )
 
 SIGNAL_SCHEMA = pl.Schema(
-    {"ts": UTC_US, "signal": pl.String, "node": pl.String, "gpu": pl.String, "value": pl.Float64}
+    {
+        "ts": UTC_US,
+        "signal": pl.String,
+        "node": pl.String,
+        "gpu": pl.String,
+        "value": pl.Float64,
+        "worst": pl.String,
+    }
 )
 
 _SERIES = ["node", "gpu", "labels"]
@@ -68,6 +75,19 @@ def counter_increase(frame: pl.LazyFrame) -> pl.LazyFrame:
     )
 
 
+def _worst(signal: Signal, how: str | None = None, keep: pl.Expr | None = None) -> pl.Expr:
+    """Which unit inside the host (GPU, else device/port labels) gave the host its value,
+    for a host reduced by min or max: the GPU to name when the host stands out."""
+    how = how or signal.within
+    unit = pl.coalesce(pl.col("gpu").cast(pl.String), pl.col("labels").cast(pl.String))
+    if signal.per == "gpu" or how not in ("min", "max"):
+        return pl.lit(None, pl.String)
+    value = pl.col("value") if keep is None else pl.col("value").filter(keep)
+    unit = unit if keep is None else unit.filter(keep)
+    pick = value.arg_max() if how == "max" else value.arg_min()
+    return unit.get(pick)
+
+
 def reduce_signal(raw: pl.LazyFrame, signal: Signal) -> pl.LazyFrame:
     """One signal's series at its level (node or GPU), from the raw samples.
 
@@ -81,13 +101,15 @@ def reduce_signal(raw: pl.LazyFrame, signal: Signal) -> pl.LazyFrame:
         return raw.filter(pl.col("metric") == name)
 
     if signal.kind == "gauge":
-        out = (
-            metric(signal.metric)
-            .group_by(level)
-            .agg(
-                value=_reduce(pl.col("value"), signal.within),
-                dup=pl.len() - _series_id().n_unique(),
+        values = metric(signal.metric)
+        if signal.mask is not None:
+            values = values.with_columns(
+                value=((pl.col("value").cast(pl.Int64) & signal.mask) != 0).cast(pl.Float64)
             )
+        out = values.group_by(level).agg(
+            value=_reduce(pl.col("value"), signal.within),
+            dup=pl.len() - _series_id().n_unique(),
+            worst=_worst(signal),
         )
     elif signal.kind == "counter_rate":
         out = (
@@ -97,6 +119,7 @@ def reduce_signal(raw: pl.LazyFrame, signal: Signal) -> pl.LazyFrame:
             .agg(
                 value=_reduce(pl.col("value").filter(real), signal.within),
                 dup=pl.col("dup").sum(),
+                worst=_worst(signal, "max" if signal.within == "sum" else None, real),
             )
         )
     elif signal.kind == "counter_ratio":
@@ -105,6 +128,7 @@ def reduce_signal(raw: pl.LazyFrame, signal: Signal) -> pl.LazyFrame:
             counter_increase(metric(signal.numerator))
             .group_by(level)
             .agg(num=pl.col("increase").filter(real).sum(), dup=pl.col("dup").sum())
+            .with_columns(worst=pl.lit(None, pl.String))
         )
         den = (
             counter_increase(metric(signal.denominator))
@@ -115,6 +139,7 @@ def reduce_signal(raw: pl.LazyFrame, signal: Signal) -> pl.LazyFrame:
             *level,
             value=pl.when(pl.col("den") > 0).then(pl.col("num") / pl.col("den")),
             dup=pl.col("dup") + pl.col("dup_den"),
+            worst="worst",
         )
     else:  # gauge_ratio
         keys = ["ts", *_SERIES]
@@ -129,7 +154,11 @@ def reduce_signal(raw: pl.LazyFrame, signal: Signal) -> pl.LazyFrame:
             num.join(den, on=keys, how="inner", nulls_equal=True)
             .with_columns(value=(1 - ratio) if signal.complement else ratio)
             .group_by(level)
-            .agg(value=_reduce(pl.col("value"), signal.within), dup=pl.col("dup").sum())
+            .agg(
+                value=_reduce(pl.col("value"), signal.within),
+                dup=pl.col("dup").sum(),
+                worst=_worst(signal),
+            )
         )
     if signal.per == "node":
         out = out.with_columns(gpu=pl.lit(None, CAT))
@@ -138,8 +167,11 @@ def reduce_signal(raw: pl.LazyFrame, signal: Signal) -> pl.LazyFrame:
         signal=pl.lit(signal.name, CAT),
         node="node",
         gpu="gpu",
-        value=pl.col("value").cast(pl.Float64),
+        value=(pl.col("value") * signal.scale if signal.scale != 1 else pl.col("value")).cast(
+            pl.Float64
+        ),
         dup=pl.col("dup").cast(pl.UInt32),
+        worst=pl.col("worst").cast(pl.String),
     )
 
 
@@ -164,7 +196,7 @@ def signal_frame(
     frame = (
         frame.drop("dup")
         .filter(pl.col("value").is_not_null() & pl.col("value").is_finite())
-        .with_columns(pl.col("signal", "node", "gpu").cast(pl.String))
+        .with_columns(pl.col("signal", "node", "gpu", "worst").cast(pl.String))
         .sort(["signal", "node", "gpu", "ts"], nulls_last=True)
     )
     return frame, duplicates, int(rows.item())

@@ -49,6 +49,25 @@ class Signal(BaseModel):
             "hosts that never came up or went down are failure rates, not outliers)."
         ),
     )
+    nature: Literal["level", "events", "code"] = Field(
+        "level",
+        description="level: a quantity; events: a rate of discrete events, judged by how "
+        "many happened on a host; code: a gauge holding the last event's code (an Xid).",
+    )
+    min_events: int = Field(1, ge=1, description="Least events on one host that make an episode.")
+    idle: Literal["up", "down", "none"] = Field(
+        "none", description="Which way it moves when the GPUs sit waiting (an effect of a stall)."
+    )
+    straggler: Literal["up", "down", "both", "none"] = Field(
+        "none",
+        description="Which way a host or GPU that holds a synchronous job back differs from "
+        "its peers.",
+    )
+    mask: int | None = Field(
+        None, description="For a bitmask gauge: 1 when any of these bits is set, else 0."
+    )
+    scale: float = Field(1.0, description="Multiplies the value (ns/s into a share of time).")
+    confirm: str = Field("", description="How an engineer confirms this cause on a host.")
     component: str | None = Field(None, description="Taxonomy component its anomalies point to.")
     symptom: str | None = Field(None, description="Taxonomy symptom its anomalies point to.")
     min_change: float | None = Field(

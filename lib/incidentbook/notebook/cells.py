@@ -102,7 +102,7 @@ def summary(inv: Investigation) -> Markdown:
     for f in inv.findings:
         kinds[f.kind] = kinds.get(f.kind, 0) + 1
     primary = [f for f in inv.findings if f.signal == a.primary and f.kind in {"drop", "spike"}]
-    causes = [c for c in a.correlations if inv.pack.signals[c.signal].explains]
+    causes = [c for c in inv.correlations if c.cause]
     lines = [
         f"**{inv.spec.title}**, {a.window.start:%Y-%m-%d %H:%M} to {a.window.end:%H:%M} UTC "
         f"({inv.spec.cluster.nodes} nodes x {inv.spec.cluster.gpus_per_node} "
@@ -110,7 +110,10 @@ def summary(inv: Investigation) -> Markdown:
         "",
         f"- {len(primary)} anomalies of the primary signal, `{a.primary}`.",
     ]
-    if causes:
+    verdict = inv.verdict
+    if verdict is not None:
+        lines.insert(0, f"**Verdict** ({verdict.confidence:.2f}): {verdict.summary}\n")
+    elif causes:
         lines.append(
             f"- Best explanation in the data: **{causes[0].signal}**. {causes[0].explanation}"
         )
@@ -135,12 +138,12 @@ def correlations_table(inv: Investigation) -> pl.DataFrame:
     rows = [
         {
             "signal": c.signal,
-            "role": inv.pack.signals[c.signal].role,
+            "role": "cause" if c.cause else "effect",
             "score": round(c.score, 2),
             "lag_s": round(c.lag_seconds),
             "why": c.explanation,
         }
-        for c in inv.analysis.correlations
+        for c in inv.correlations
     ]
     schema = {
         "signal": pl.String,

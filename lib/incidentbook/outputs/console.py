@@ -20,6 +20,11 @@ def print_analysis(inv: Investigation, console: Console | None = None) -> None:
         f"[bold]{inv.spec.title}[/bold]  {analysis.window.start:%Y-%m-%d %H:%M} to "
         f"{analysis.window.end:%Y-%m-%d %H:%M} UTC, baseline until {analysis.baseline.end:%H:%M}"
     )
+    verdict = inv.verdict
+    if verdict is not None:
+        console.print(f"[bold]Verdict[/bold] ({verdict.confidence:.2f}): {verdict.summary}")
+        for alt in verdict.alternatives:
+            console.print(f"  or {alt.summary} ({alt.score:.2f}); to tell apart: {alt.tell_apart}")
     findings = Table(title=f"Findings ({len(inv.findings)})", title_justify="left")
     for column in ("kind", "signal", "start", "end", "change", "hosts"):
         findings.add_column(column, justify="right" if column in {"change", "hosts"} else "left")
@@ -33,14 +38,14 @@ def print_analysis(inv: Investigation, console: Console | None = None) -> None:
             str(len(f.hosts)) if f.hosts else "",
         )
     console.print(findings)
-    if analysis.correlations:
+    if inv.correlations:
         table = Table(
             title=f"What coincided with the {analysis.primary} anomalies, best first",
             title_justify="left",
         )
         for column in ("signal", "score", "lag", "why"):
             table.add_column(column, justify="right" if column in {"score", "lag"} else "left")
-        for c in analysis.correlations:
+        for c in inv.correlations:
             table.add_row(c.signal, f"{c.score:.2f}", f"{c.lag_seconds:+.0f} s", c.explanation)
         console.print(table)
     for note in inv.notes:
@@ -55,8 +60,9 @@ def analysis_json(inv: Investigation) -> dict:
         "window": analysis.window.model_dump(mode="json"),
         "baseline": analysis.baseline.model_dump(mode="json"),
         "primary_signal": analysis.primary,
+        "verdict": inv.verdict.model_dump(mode="json") if inv.verdict else None,
         "findings": [f.model_dump(mode="json") for f in inv.findings],
-        "correlations": [c.model_dump(mode="json") for c in analysis.correlations],
+        "correlations": [c.model_dump(mode="json") for c in inv.correlations],
         "notes": inv.notes,
         "logs": _logs_json(inv),
     }

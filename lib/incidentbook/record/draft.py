@@ -81,14 +81,17 @@ def draft_symptoms(inv: Investigation) -> str:
 
 def draft_detection(inv: Investigation) -> str:
     analysis = inv.analysis
-    causes = [c for c in analysis.correlations if inv.pack.signals[c.signal].explains]
+    causes = [c for c in inv.correlations if c.cause]
     window, baseline = analysis.window, analysis.baseline
     text = (
         f"{DRAFT_MARK} The anomalies were found in the {analysis.primary} signal of the "
         f"incident window {format_time(window.start)} to {format_time(window.end)}, "
         f"against a baseline ending {format_time(baseline.end)}."
     )
-    if causes:
+    verdict = inv.verdict
+    if verdict is not None and verdict.cause is not None:
+        text += f" {verdict.summary}"
+    elif causes:
         text += f" What coincided with them: {causes[0].explanation}"
     if inv.logs is not None and inv.logs.signatures.height:
         top = inv.logs.signatures.head(3).get_column("label").to_list()
@@ -104,9 +107,10 @@ def _facet_ids(inv: Investigation, taxonomy: Taxonomy) -> tuple[list[str], list[
     primary = pack.signals.get(analysis.primary)
     if primary and primary.symptom and any(f.signal == analysis.primary for f in inv.findings):
         symptoms.append(primary.symptom)
-    for c in analysis.correlations:
-        signal = pack.signals[c.signal]
-        if signal.explains and c.score >= 0.5:
+    for c in inv.correlations:
+        signal = pack.signals.get(c.signal)
+        # Effects of the stall (GPUs cooling while they wait) point at nothing.
+        if signal is not None and c.cause and signal.explains and c.score >= 0.5:
             components += [signal.component] if signal.component else []
             symptoms += [signal.symptom] if signal.symptom else []
     for f in inv.findings:
@@ -170,8 +174,9 @@ def evidence_from(inv: Investigation, charts: list[ChartFile] | None = None) -> 
         window=inv.analysis.window,
         baseline=inv.analysis.baseline,
         source=inv.source or _source(inv.folder.path),
+        verdict=inv.verdict,
         findings=inv.findings,
-        correlations=inv.analysis.correlations,
+        correlations=inv.correlations,
         log_signatures=signatures,
         timeline=draft_timeline(inv),
         charts=charts or [],

@@ -143,6 +143,8 @@ FindingKind = Literal[
     "failure_rate",
     "signature",
     "new_template",
+    "straggler",
+    "events",
 ]
 
 
@@ -168,12 +170,57 @@ class Correlation(_Strict):
     signal: str
     score: float = Field(ge=0, le=1, description="1 when every symptom anomaly is matched.")
     lag_seconds: float = Field(
-        0, description="How long this signal's anomalies lead (+) or trail (-)."
+        0,
+        description="When this signal's anomalies begin relative to the symptom's: negative "
+        "when they lead it, positive when they trail it (median over the matches).",
     )
     matched: int = Field(
         0, ge=0, description="Symptom anomalies this signal's anomalies coincide with."
     )
     explanation: str = Field("", description="A sentence saying why it ranks here.")
+    cause: bool = Field(
+        True,
+        description="Whether it reads as a candidate cause; False for an effect of the stall "
+        "(it moved as waiting GPUs do, or after the symptom, or with the job's own pace).",
+    )
+    hosts: list[str] = Field(
+        default_factory=list, description="The hosts it is confined to; empty: cluster-wide."
+    )
+    gpus: list[str] = Field(
+        default_factory=list,
+        description="The units that stood out on those hosts, as host/gpu (or host/device).",
+    )
+    onset: AwareDatetime | None = Field(None, description="When its first matching anomaly began.")
+
+
+class Alternative(_Strict):
+    """Another explanation the data allows, and what would tell it from the verdict's."""
+
+    cause: str = Field(description="The signal it names.")
+    hosts: list[str] = Field(default_factory=list)
+    gpus: list[str] = Field(default_factory=list)
+    onset: AwareDatetime | None = None
+    score: float = Field(0, ge=0, le=1)
+    summary: str = ""
+    tell_apart: str = Field("", description="What would tell this from the verdict's cause.")
+
+
+class Verdict(_Strict):
+    """The most likely explanation of the symptom, said first."""
+
+    cause: str | None = Field(
+        None, description="The signal named as the cause; None when the data cannot decide."
+    )
+    hosts: list[str] = Field(default_factory=list, description="Where; empty: cluster-wide.")
+    gpus: list[str] = Field(default_factory=list, description="Which units (host/gpu).")
+    onset: AwareDatetime | None = Field(None, description="When the cause began.")
+    confidence: float = Field(0, ge=0, le=1, description="How sure, 0 to 1.")
+    confidence_why: str = Field("", description="What the confidence rests on.")
+    summary: str = Field("", description="The verdict in one or two sentences.")
+    evidence: list[int] = Field(
+        default_factory=list, description="Indices into evidence.findings it rests on."
+    )
+    alternatives: list[Alternative] = Field(default_factory=list)
 
 
 class LogSignature(_Strict):
@@ -208,6 +255,7 @@ class Evidence(_Strict):
     window: TimeWindow | None = None
     baseline: TimeWindow | None = None
     source: str | None = Field(None, description="Where the data came from: folder or server.")
+    verdict: Verdict | None = Field(None, description="The most likely explanation, first.")
     findings: list[Finding] = Field(default_factory=list)
     correlations: list[Correlation] = Field(default_factory=list)
     log_signatures: list[LogSignature] = Field(default_factory=list)
