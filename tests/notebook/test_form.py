@@ -12,19 +12,21 @@ import yaml
 
 from conftest import REPO
 from incidentbook.investigation import investigate
-from incidentbook.notebook.form import (
+from incidentbook.notebook.form import record_form
+from incidentbook.record.draft import draft_record
+from incidentbook.record.narrative import (
     AUTOSAVE_FILE,
+    DRAFT_MARK,
     HISTORY_DIR,
     cite_line,
     history_versions,
+    load_narrative,
     narrative_from_values,
     read_autosave,
-    record_form,
     save_with_history,
     validate_narrative,
     with_citation,
 )
-from incidentbook.record.draft import DRAFT_MARK, draft_record, load_narrative
 
 pytest.importorskip("ipywidgets")  # the pure functions need none; the form does
 

@@ -18,7 +18,7 @@ from typing import TYPE_CHECKING, Any
 
 import polars as pl
 
-from incidentbook.errors import IncidentbookError, RecordFormatError
+from incidentbook.errors import IncidentbookError
 from incidentbook.logs.severity import NOTABLE_SIGNATURE_SEVERITIES
 from incidentbook.paths import resources_dir
 from incidentbook.record.model import (
@@ -30,15 +30,14 @@ from incidentbook.record.model import (
     LogSignature,
     TimelineEvent,
 )
-from incidentbook.record.store import load_record, record_error
+from incidentbook.record.narrative import DRAFT_MARK, load_narrative
+from incidentbook.record.store import load_record
 from incidentbook.record.taxonomy import Taxonomy, load_taxonomy
 from incidentbook.text import format_time
-from incidentbook.yamlio import read_yaml
 
 if TYPE_CHECKING:
     from incidentbook.investigation import Investigation
 
-DRAFT_MARK = "Draft from the data, to be confirmed:"
 MAX_TIMELINE = 40
 
 
@@ -202,25 +201,6 @@ def drafts(inv: Investigation, taxonomy: Taxonomy) -> dict[str, Any]:
         "components": components,
         "symptom_tags": symptom_tags,
     }
-
-
-def load_narrative(path: Path) -> dict[str, Any]:
-    """A person's narrative: case.yaml (any subset of the narrative fields)."""
-    if not path.exists():
-        return {}
-    data = read_yaml(
-        path, record_error(path), mapping="case.yaml is a mapping of narrative fields", empty={}
-    )
-    unknown = sorted(
-        set(data) - set(NARRATIVE_FIELDS) - {"id", "schema_version", "evidence", "drafted"}
-    )
-    if unknown:
-        raise RecordFormatError(
-            path,
-            f"{', '.join(unknown)} are not narrative fields; "
-            f"they are {', '.join(NARRATIVE_FIELDS)}",
-        )
-    return {k: v for k, v in data.items() if k in NARRATIVE_FIELDS}
 
 
 def draft_record(
