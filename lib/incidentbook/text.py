@@ -67,3 +67,9 @@ def format_time(when: datetime) -> str:
 def listing(items: list[str], most: int = 5) -> str:
     """`a, b, c, d, e and 3 more`."""
     return ", ".join(items[:most]) + (f" and {len(items) - most} more" if len(items) > most else "")
+
+
+def lower_label(label: str) -> str:
+    """A label inside a sentence: 'GPU temperature' stays, 'Disk read latency' is lowered."""
+    first = label.split(" ", 1)[0]
+    return label if any(ch.isupper() for ch in first[1:]) else label[:1].lower() + label[1:]

@@ -36,7 +36,8 @@ from scipy import stats
 
 from incidentbook.metrics.data import Metrics, MetricsReceipt
 from incidentbook.metrics.departures import MODIFIED_Z, DetectorSettings, departures, robust_scale
-from incidentbook.metrics.diagnosis import Diagnosis, Found, explain, find, verdict_record
+from incidentbook.metrics.diagnosis import Diagnosis, explain, verdict_record
+from incidentbook.metrics.episodes import Found, find
 from incidentbook.metrics.frames import cluster_series
 from incidentbook.metrics.shifts import segment
 from incidentbook.metrics.signals import Signal
@@ -53,6 +54,9 @@ class AnalysisConfig:
     # Practical floor for trends and outlier hosts (a share of the level); drops, spikes
     # and shifts are judged by the series' own noise instead (metrics.departures).
     min_relative: float = 0.10
+    # The least drop, spike or shift worth a finding, as a share of the level, below the
+    # 3% losses that cost a large run days of GPU time (a signal's min_change overrides).
+    min_effect: float = 0.01
     context: timedelta = timedelta(minutes=30)
     tolerance: timedelta | None = None  # default: two sampling steps, at least one minute
     max_points_for_fits: int = 400
@@ -231,14 +235,20 @@ def describe_shape(
     # its total change (a disk filling from 90% to 97%); otherwise a trend must also
     # clear the practical floor.
     staircase = len(bounds) > 4
-    ramp = staircase and bic_line <= bic_steps
+    # ... as long as it clears the least change the analysis reports at all.
+    ramp = staircase and bic_line <= bic_steps and abs(change) >= smallest
     if sloped and (ramp or (practical and (staircase or bic_line <= bic_steps))):
         return Shape((float(line[0]), float(line[-1])), [])
 
     shifts = []
     for (a, b), mean, error in zip(bounds, levels.means, levels.errors, strict=True):
         delta = mean - level
-        significant = abs(delta) > config.threshold * error
+        # The segment's median must have moved too: a segment whose mean is lifted by the
+        # edge of a spike beside it (its other samples normal) is not a new level.
+        typical = float(np.median(y[a:b])) - level
+        significant = abs(delta) > config.threshold * error and (
+            abs(typical) > config.threshold * error and (typical > 0) == (delta > 0)
+        )
         wanted = bad == "both" or (bad == "up") == (delta > 0)
         if significant and wanted and abs(delta) >= smallest and len(bounds) > 1:
             shifts.append((_epoch(t[a]), _epoch(t[b]) if b < n else None, mean))
@@ -453,7 +463,14 @@ def analyze(
         level = float((base_values if base_values.height else series).get_column("value").median())
         levels[name] = level
         min_change(signal, level, config)
-        found = detect_intervals(series, signal.bad, baseline, config, signal.min_change)
+        # Significance comes from the series' own noise; a move below `min_effect` of the
+        # level (0.1% of a very smooth cluster mean) is real but says nothing.
+        smallest = (
+            signal.min_change
+            if signal.min_change is not None
+            else config.min_effect * abs(level)
+        )
+        found = detect_intervals(series, signal.bad, baseline, config, smallest)
         interval_parts.append(found.with_columns(signal=pl.lit(name)))
         for row in found.iter_rows(named=True):
             kind = "drop" if row["direction"] == "down" else "spike"
@@ -478,7 +495,7 @@ def analyze(
                     ),
                 )
             )
-        shape = describe_shape(series, signal.bad, level, config, signal.min_change or 0.0)
+        shape = describe_shape(series, signal.bad, level, config, smallest)
         if shape.trend is not None:
             first, last = shape.trend
             findings.append(

@@ -1,31 +1,15 @@
-"""From anomalies to an explanation: which hosts, which GPU, cause or effect, a verdict.
+"""From episodes to an explanation: cause or effect, the ranking, and the verdict.
 
-The cluster-wide series hide what one host does: two hot hosts of 32 barely move the
-cluster's mean temperature, and one slow GPU of 384 moves nothing at all, yet a
-synchronous job runs at the pace of its slowest rank. So each host's series is also
-compared, at every sample, with its peers at the same time and with its own baseline:
-
-* Cross-sectional robust score: (host - median of hosts) / (MAD of hosts), at each
-  timestamp, which is what lets one bad host of 500 stand out while the whole fleet
-  drifts together (a warm afternoon is not an anomaly of one host).
-* Own-baseline score: (host - its baseline median) / its noise, so a host that was always
-  a little different (a cooler rack) is not flagged for being itself.
-* Both must exceed the modified-z cut-off, persistently (most samples of a run of a few
-  minutes), for an episode; its onset is the first sample of that run.
-
-Counters of discrete events (link downs, OOM kills, uncorrectable ECC errors) are judged
-by their counts instead: a burst on one host is an episode when it holds at least the
-signal's `min_events` and is improbable at the fleet's baseline rate (Poisson). Gauges
-that hold a code (the last Xid) are episodes from the first sample whose code differs
-from the host's baseline code.
-
-Episodes, per host or cluster-wide alike, are then matched against the primary symptom's
-(drops, level shifts, sustained losses): a cause confined to one host ranks as high as a
-cluster-wide one when it lines up as well. Direction and order decide cause or effect: a
-signal moving the way an idle GPU moves (temperature, power, utilisation falling) while
-the GPUs' activity also falls is an effect of the stall; the same signal moving against
-its idle direction, or moving while the GPUs stay busy, or before the symptom, is a
-candidate cause. The verdict is the best candidate, with its hosts, GPU, onset and a
+Episodes, per host or cluster-wide alike (metrics.episodes), are matched against the
+primary symptom's (drops, level shifts, sustained losses): a cause confined to one host
+ranks as high as a cluster-wide one when it lines up as well; the score is the F1 of
+symptoms explained and episodes that explained one. Direction and order decide cause or
+effect: a signal moving the way an idle GPU moves (temperature, power, utilisation
+falling) while the GPUs' activity also falls is an effect of the stall; the same signal
+moving against its idle direction, or while the GPUs stay busy, or before the symptom,
+is a candidate cause; one that begins after the symptom is a consequence. Candidates on
+the same hosts at the same time tell one story (an explanation); the verdict is the best
+explanation, named by the signal that moved first, with its hosts, GPU, onset and a
 confidence that says how far it stands above the alternatives.
 """
 
@@ -37,539 +21,12 @@ from datetime import datetime, timedelta
 
 import numpy as np
 import polars as pl
-from scipy import stats
 
-from incidentbook.metrics.departures import MODIFIED_Z
+from incidentbook.metrics.episodes import Episode, Found, _majority
 from incidentbook.metrics.signals import Signal
 from incidentbook.record.model import Alternative, Correlation, Finding, Verdict
-from incidentbook.text import format_value
+from incidentbook.text import lower_label
 from incidentbook.window import TimeWindow
-
-MAD_NORMAL = 1.4826
-HOST_FLOOR = 0.02  # a host's departure below 2% of its peers' level is not worth a line
-MOST = 0.25  # a "per-host" pattern on more than a quarter of the hosts is cluster-wide
-EVENT_P = 1e-4  # how improbable a burst of events must be at the fleet's baseline rate
-
-
-@dataclass(frozen=True)
-class Episode:
-    """One anomaly of one signal, cluster-wide or on a few hosts."""
-
-    signal: str
-    kind: str  # drop | spike | level_shift | trend | host | events | code
-    start: datetime
-    end: datetime
-    direction: str  # up | down
-    hosts: tuple[str, ...] = ()
-    gpus: tuple[str, ...] = ()  # "host/gpu" (or host/device) of the worst unit
-    value: float = math.nan  # typical level during the episode
-    reference: float = math.nan  # the peers' (or baseline) level it departs from
-    z: float = math.nan
-    count: float = 0.0  # events, for counters of events
-    finding: int | None = None  # index of the finding it came from, when one
-
-    @property
-    def cluster_wide(self) -> bool:
-        return not self.hosts
-
-    @property
-    def relative(self) -> float:
-        if not self.reference or not math.isfinite(self.reference):
-            return math.nan
-        return (self.value - self.reference) / abs(self.reference)
-
-
-# --- per-host episodes ----------------------------------------------------------------------
-
-
-def _step(frame: pl.DataFrame) -> timedelta:
-    ts = frame.select(pl.col("ts").unique().sort().diff().median()).item()
-    return ts or timedelta(seconds=60)
-
-
-def host_episodes(
-    frame: pl.DataFrame,
-    signals: dict[str, Signal],
-    baseline: TimeWindow,
-    threshold: float = MODIFIED_Z,
-) -> list[Episode]:
-    """Episodes of single hosts (or GPUs) departing from their peers and their own past."""
-    if frame.height == 0:
-        return []
-    codes_named = [s.name for s in signals.values() if s.nature == "code"]
-    frame, step = _bucketed(frame, _step(frame), codes_named)
-    out: list[Episode] = []
-    levels = [s for s in signals.values() if s.nature == "level" and s.role != "liveness"]
-    events = [s for s in signals.values() if s.nature == "events"]
-    codes = [s for s in signals.values() if s.nature == "code"]
-    if levels:
-        out += _level_episodes(frame, levels, baseline, threshold, step)
-    if events:
-        out += _event_episodes(frame, events, baseline, step)
-    if codes:
-        out += _code_episodes(frame, codes, baseline, step)
-    for s in signals.values():
-        if s.role == "liveness":
-            out += _lost_hosts(frame.filter(pl.col("signal") == s.name), s.name, step)
-    return sorted(out, key=lambda e: (e.start, e.signal, e.hosts))
-
-
-def _lost_hosts(frame: pl.DataFrame, name: str, step: timedelta) -> list[Episode]:
-    """Hosts that stopped answering after having answered: an episode each, from the
-    first missed sample until they answered again (or the end). Hosts that never came
-    up took no part in the job; failure rates report them."""
-    if frame.height == 0:
-        return []
-    f = frame.sort("node", "ts").with_columns(
-        was_up=(pl.col("value") >= 0.5).cum_max().over("node"),
-        down=pl.col("value") < 0.5,
-    )
-    lost = f.filter(pl.col("down") & pl.col("was_up"))
-    if lost.height == 0:
-        return []
-    runs = (
-        lost.with_columns(new=(pl.col("ts").diff() > step * 1.5).fill_null(True).over("node"))
-        .with_columns(run=pl.col("new").cum_sum().over("node"))
-        .group_by("node", "run")
-        .agg(start=pl.col("ts").min(), end=pl.col("ts").max() + step, samples=pl.len())
-        .filter(pl.col("samples") >= 2)
-        .sort("start", "node")
-    )
-    return [
-        Episode(
-            signal=name,
-            kind="host",
-            start=r["start"],
-            end=r["end"],
-            direction="down",
-            hosts=(r["node"],),
-            value=0.0,
-            reference=1.0,
-        )
-        for r in runs.iter_rows(named=True)
-    ]
-
-
-MAX_SAMPLES = 720
-
-
-def _bucketed(
-    frame: pl.DataFrame, step: timedelta, codes: list[str] = ()
-) -> tuple[pl.DataFrame, timedelta]:
-    """At most MAX_SAMPLES timestamps per series: a day at 15 s is looked at in 2-minute
-    means, which keeps a 500-host day cheap and onsets within a bucket."""
-    lo, hi = frame.select(lo=pl.col("ts").min(), hi=pl.col("ts").max()).row(0)
-    samples = (hi - lo) / step
-    if samples <= MAX_SAMPLES:
-        return frame, step
-    bucket = step * math.ceil(samples / MAX_SAMPLES)
-    every = f"{int(bucket.total_seconds())}s"
-    if "worst" not in frame.columns:
-        frame = frame.with_columns(worst=pl.col("gpu"))
-    out = (
-        frame.with_columns(ts=pl.col("ts").dt.truncate(every))
-        .group_by("signal", "node", "gpu", "ts")
-        .agg(
-            # A code is a label, not a quantity: the bucket keeps the highest one seen.
-            value=pl.when(pl.col("signal").first().is_in(list(codes)))
-            .then(pl.col("value").max())
-            .otherwise(pl.col("value").mean()),
-            worst=pl.col("worst").drop_nulls().first(),
-        )
-    )
-    return out, bucket
-
-
-def _unit_key() -> list[str]:
-    return ["signal", "node", "gpu"]
-
-
-def _with_worst(frame: pl.DataFrame) -> pl.DataFrame:
-    if "worst" not in frame.columns:
-        frame = frame.with_columns(worst=pl.col("gpu"))
-    return frame
-
-
-def _level_episodes(
-    frame: pl.DataFrame,
-    signals: list[Signal],
-    baseline: TimeWindow,
-    k: float,
-    step: timedelta,
-) -> list[Episode]:
-    meta = pl.DataFrame(
-        {
-            "signal": [s.name for s in signals],
-            "bad": [s.bad for s in signals],
-            "floor_abs": [s.min_change if s.min_change is not None else -1.0 for s in signals],
-        },
-        schema={"signal": pl.String, "bad": pl.String, "floor_abs": pl.Float64},
-    )
-    f = _with_worst(frame).join(meta, on="signal")
-    units = f.group_by("signal").agg(units=pl.struct("node", "gpu").n_unique())
-    f = f.join(units.filter(pl.col("units") >= 5), on="signal")
-    if f.height == 0:
-        return []
-    med = pl.col("value").median().over("signal", "ts")
-    f = f.with_columns(peer=med).with_columns(dev=pl.col("value") - pl.col("peer"))
-    absdev = pl.col("dev").abs()
-    f = f.with_columns(
-        peer_scale=pl.max_horizontal(
-            absdev.median().over("signal", "ts") * MAD_NORMAL,
-            # Where most hosts read the same (a quantised gauge), the MAD is zero: the mean
-            # absolute deviation is the modified z-score's own fallback.
-            absdev.mean().over("signal", "ts") * 1.2533,
-            pl.col("peer").abs() * 0.001,
-            pl.lit(1e-9),
-        )
-    )
-    in_base = (pl.col("ts") >= baseline.start) & (pl.col("ts") < baseline.end)
-    own = (
-        f.filter(in_base)
-        .group_by(_unit_key())
-        .agg(
-            base=pl.col("value").median(),
-            base_mad=(pl.col("value") - pl.col("value").median()).abs().median() * MAD_NORMAL,
-            base_peer_scale=pl.col("peer_scale").median(),
-        )
-    )
-    f = f.join(own, on=_unit_key(), how="inner", nulls_equal=True)
-    own_scale = pl.max_horizontal(
-        pl.col("base_mad"), pl.col("base_peer_scale"), pl.col("base").abs() * 0.001, pl.lit(1e-9)
-    )
-    z_peer = pl.col("dev") / pl.col("peer_scale")
-    z_own = (pl.col("value") - pl.col("base")) / own_scale
-    # Measured against the host's usual level, not the peers' level of the moment: 15 MHz
-    # between idle clocks during a stall is not 2% of anything that matters.
-    floor = (
-        pl.when(pl.col("floor_abs") >= 0)
-        .then("floor_abs")
-        .otherwise(pl.col("base").abs() * HOST_FLOOR)
-    )
-    up = (z_peer > k) & (z_own > k) & (pl.col("dev") >= floor)
-    down = (z_peer < -k) & (z_own < -k) & (-pl.col("dev") >= floor)
-    flagged = (
-        f.with_columns(
-            direction=pl.when(up & (pl.col("bad") != "down"))
-            .then(pl.lit("up"))
-            .when(down & (pl.col("bad") != "up"))
-            .then(pl.lit("down")),
-            z=z_peer,
-        )
-        .filter(pl.col("direction").is_not_null())
-        .select("signal", "node", "gpu", "ts", "value", "peer", "z", "direction", "worst", "units")
-    )
-    return _runs(flagged, step, "host")
-
-
-def _runs(flagged: pl.DataFrame, step: timedelta, kind: str) -> list[Episode]:
-    """Flagged samples into episodes: runs with gaps of at most three samples, kept when
-    they last a few minutes and most of their samples are flagged."""
-    if flagged.height == 0:
-        return []
-    gap = step * 3
-    least = max(3, math.ceil(timedelta(minutes=2) / step))
-    keys = ["signal", "node", "gpu", "direction"]
-    runs = (
-        flagged.sort([*keys, "ts"], nulls_last=True)
-        .with_columns(
-            new=((pl.col("ts").diff() > gap).fill_null(True)).over(keys),
-        )
-        .with_columns(run=pl.col("new").cum_sum().over(keys))
-        .group_by([*keys, "run"])
-        .agg(
-            start=pl.col("ts").min(),
-            end=pl.col("ts").max() + step,
-            samples=pl.len(),
-            value=pl.col("value").median(),
-            peer=pl.col("peer").median(),
-            z=pl.col("z").abs().max(),
-            worst=pl.col("worst").drop_nulls().mode().first(),
-            units=pl.col("units").first(),
-        )
-        .with_columns(span=((pl.col("end") - pl.col("start")) / step).cast(pl.Float64))
-        .filter((pl.col("samples") >= least) & (pl.col("samples") >= 0.5 * pl.col("span")))
-    )
-    # A pattern on many hosts at once is the cluster's, which the cluster series shows.
-    many = runs.group_by("signal").agg(
-        hosts=pl.col("node").n_unique(), units=pl.col("units").first()
-    )
-    keep = many.filter(pl.col("hosts") <= pl.max_horizontal(pl.lit(1), pl.col("units") * MOST))
-    runs = runs.join(keep.select("signal"), on="signal").sort("signal", "start", "node")
-    out = []
-    for r in runs.iter_rows(named=True):
-        unit = r["gpu"] or r["worst"]
-        out.append(
-            Episode(
-                signal=r["signal"],
-                kind=kind,
-                start=r["start"],
-                end=r["end"],
-                direction=r["direction"],
-                hosts=(r["node"],),
-                gpus=(f"{r['node']}/{unit}",) if unit else (),
-                value=r["value"],
-                reference=r["peer"],
-                z=r["z"],
-            )
-        )
-    return out
-
-
-def _event_episodes(
-    frame: pl.DataFrame, signals: list[Signal], baseline: TimeWindow, step: timedelta
-) -> list[Episode]:
-    meta = pl.DataFrame(
-        {"signal": [s.name for s in signals], "least": [float(s.min_events) for s in signals]}
-    )
-    f = _with_worst(frame).join(meta, on="signal")
-    if f.height == 0:
-        return []
-    seconds = step.total_seconds()
-    f = f.with_columns(count=(pl.col("value") * seconds).round(3))
-    in_base = (pl.col("ts") >= baseline.start) & (pl.col("ts") < baseline.end)
-    fleet = f.group_by("signal").agg(
-        units=pl.struct("node", "gpu").n_unique(),
-        base_count=pl.col("count").filter(in_base).sum(),
-    )
-    base_s = max((baseline.end - baseline.start).total_seconds(), seconds)
-    out = _chronic(f, fleet, in_base, step)
-    hits = f.filter((pl.col("count") > 0) & ~in_base)
-    if hits.height == 0:
-        return out
-    gap = max(timedelta(minutes=10), step * 3)
-    keys = ["signal", "node", "gpu"]
-    bursts = (
-        hits.sort([*keys, "ts"], nulls_last=True)
-        .with_columns(new=(pl.col("ts").diff() > gap).fill_null(True).over(keys))
-        .with_columns(run=pl.col("new").cum_sum().over(keys))
-        .group_by([*keys, "run"])
-        .agg(
-            start=pl.col("ts").min() - step,  # the counter rose during the interval before
-            end=pl.col("ts").max(),
-            count=pl.col("count").sum(),
-            worst=pl.col("worst").drop_nulls().mode().first(),
-            least=pl.col("least").first(),
-        )
-        .join(fleet, on="signal")
-    )
-    for r in bursts.sort("signal", "start", "node").iter_rows(named=True):
-        if r["count"] < r["least"]:
-            continue
-        rate = r["base_count"] / (r["units"] * base_s)  # events per host-second, at rest
-        span = max((r["end"] - r["start"]).total_seconds(), 600.0)
-        if stats.poisson.sf(r["count"] - 1, rate * span) > EVENT_P:
-            continue
-        unit = r["gpu"] or r["worst"]
-        out.append(
-            Episode(
-                signal=r["signal"],
-                kind="events",
-                start=r["start"],
-                end=r["end"],
-                direction="up",
-                hosts=(r["node"],),
-                gpus=(f"{r['node']}/{unit}",) if unit else (),
-                value=r["count"],
-                reference=rate * span,
-                count=r["count"],
-            )
-        )
-    return out
-
-
-def _chronic(
-    f: pl.DataFrame, fleet: pl.DataFrame, in_base: pl.Expr, step: timedelta
-) -> list[Episode]:
-    """Hosts whose events had already begun in the baseline and went on: compared with
-    the median host's count over the whole window (a port flapping all day)."""
-    totals = (
-        f.group_by("signal", "node", "gpu")
-        .agg(
-            count=pl.col("count").sum(),
-            early=pl.col("count").filter(in_base).sum(),
-            start=pl.col("ts").filter(pl.col("count") > 0).min() - step,
-            end=pl.col("ts").filter(pl.col("count") > 0).max(),
-            worst=pl.col("worst").drop_nulls().first(),
-            least=pl.col("least").first(),
-        )
-        .with_columns(usual=pl.col("count").median().over("signal"))
-        .filter((pl.col("early") > 0) & (pl.col("count") >= pl.col("least")))
-        .sort("signal", "node")
-    )
-    out = []
-    for r in totals.iter_rows(named=True):
-        expected = max(r["usual"], 0.5)
-        if stats.poisson.sf(r["count"] - 1, expected) > EVENT_P:
-            continue
-        unit = r["gpu"] or r["worst"]
-        out.append(
-            Episode(
-                signal=r["signal"],
-                kind="events",
-                start=r["start"],
-                end=r["end"],
-                direction="up",
-                hosts=(r["node"],),
-                gpus=(f"{r['node']}/{unit}",) if unit else (),
-                value=r["count"],
-                reference=r["usual"],
-                count=r["count"],
-            )
-        )
-    return out
-
-
-def _code_episodes(
-    frame: pl.DataFrame, signals: list[Signal], baseline: TimeWindow, step: timedelta
-) -> list[Episode]:
-    f = _with_worst(frame).filter(pl.col("signal").is_in([s.name for s in signals]))
-    if f.height == 0:
-        return []
-    keys = ["signal", "node", "gpu"]
-    first = f.sort("ts").group_by(keys).agg(first=pl.col("value").first())
-    changed = (
-        f.join(first, on=keys, nulls_equal=True)
-        .filter((pl.col("value") != pl.col("first")) & (pl.col("value") != 0))
-        .with_columns(code=pl.col("value"))
-    )
-    if changed.height == 0:
-        return []
-    runs = (
-        changed.sort([*keys, "ts"], nulls_last=True)
-        .with_columns(new=((pl.col("code") != pl.col("code").shift()).fill_null(True)).over(keys))
-        .with_columns(run=pl.col("new").cum_sum().over(keys))
-        .group_by([*keys, "run", "code"])
-        .agg(
-            start=pl.col("ts").min(),
-            end=pl.col("ts").max() + step,
-            worst=pl.col("worst").drop_nulls().first(),
-        )
-        .sort("signal", "start", "node")
-    )
-    out = []
-    for r in runs.iter_rows(named=True):
-        unit = r["gpu"] or r["worst"]
-        out.append(
-            Episode(
-                signal=r["signal"],
-                kind="code",
-                start=r["start"],
-                end=r["end"],
-                direction="up",
-                hosts=(r["node"],),
-                gpus=(f"{r['node']}/{unit}",) if unit else (),
-                value=r["code"],
-                count=1,
-            )
-        )
-    return out
-
-
-# --- the cluster's own episodes, from the findings ------------------------------------------
-
-
-def cluster_episodes(findings: list[Finding]) -> list[Episode]:
-    """The metric findings as episodes (drops, spikes, level shifts, trends)."""
-    out = []
-    for i, f in enumerate(findings):
-        if f.kind not in {"drop", "spike", "level_shift", "trend", "sustained_loss"}:
-            continue
-        direction = "up" if (f.magnitude or 0) > 0 else "down"
-        if f.kind == "spike":
-            direction = "up"
-        elif f.kind == "drop":
-            direction = "down"
-        out.append(
-            Episode(
-                signal=f.signal,
-                kind=f.kind,
-                start=f.start,
-                end=f.end,
-                direction=direction,
-                value=f.value if f.value is not None else math.nan,
-                reference=f.baseline if f.baseline is not None else math.nan,
-                finding=i,
-            )
-        )
-    return out
-
-
-def attribute(
-    episodes: list[Episode], frame: pl.DataFrame, signals: dict[str, Signal], baseline: TimeWindow
-) -> list[Episode]:
-    """The hosts behind a cluster-wide episode, when a few of them made it.
-
-    Each host's contribution is how far its own series moved from its baseline during the
-    episode, in the episode's direction; when the fewest hosts that make up 80% of the
-    total are at most a quarter of them, the episode is theirs (one host's flapping port
-    is the cluster's link-down spike), otherwise it stays the cluster's. Effects are left
-    alone: the job's pace is everyone's.
-    """
-    todo = [
-        (i, e)
-        for i, e in enumerate(episodes)
-        if not e.hosts and e.signal in signals and signals[e.signal].role == "cause"
-    ]
-    if not todo or frame.height == 0:
-        return episodes
-    wanted = sorted({e.signal for _, e in todo})
-    rows = frame.filter(pl.col("signal").is_in(wanted))
-    in_base = (pl.col("ts") >= baseline.start) & (pl.col("ts") < baseline.end)
-    per_host = rows.group_by("signal", "node", "ts").agg(value=pl.col("value").mean())
-    base = per_host.filter(in_base).group_by("signal", "node").agg(base=pl.col("value").median())
-    per_host = per_host.join(base, on=["signal", "node"], how="left").select(
-        "signal", "node", "ts", moved=pl.col("value") - pl.col("base").fill_null(0.0)
-    )
-    spans = pl.DataFrame(
-        {
-            "i": [i for i, _ in todo],
-            "signal": [e.signal for _, e in todo],
-            "lo": [e.start for _, e in todo],
-            "hi": [e.end for _, e in todo],
-            "sign": [1.0 if e.direction == "up" else -1.0 for _, e in todo],
-        },
-        schema={
-            "i": pl.Int64,
-            "signal": pl.String,
-            "lo": per_host.schema["ts"],
-            "hi": per_host.schema["ts"],
-            "sign": pl.Float64,
-        },
-    )
-    # Timestamps inside each episode first (few), then the hosts' rows by equality.
-    inside = (
-        per_host.select("signal", "ts")
-        .unique()
-        .join(spans, on="signal")
-        .filter((pl.col("ts") >= pl.col("lo")) & (pl.col("ts") < pl.col("hi")))
-        .select("signal", "ts", "i", "sign")
-    )
-    hit = (
-        per_host.join(inside, on=["signal", "ts"])
-        .group_by("i", "node")
-        .agg(moved=(pl.col("moved") * pl.col("sign")).mean())
-    )
-    totals = hit.group_by("i").agg(hosts=pl.len(), total=pl.col("moved").clip(0).sum())
-    ranked = (
-        hit.filter(pl.col("moved") > 0)
-        .join(totals, on="i")
-        .sort(["i", "moved", "node"], descending=[False, True, False])
-        .with_columns(cum=(pl.col("moved").cum_sum() / pl.col("total")).over("i"))
-        .with_columns(before=pl.col("cum").shift(1, fill_value=0.0).over("i"))
-        .filter(pl.col("before") < 0.8)
-        .group_by("i")
-        .agg(few=pl.col("node"), hosts=pl.col("hosts").first())
-    )
-    out = list(episodes)
-    for r in ranked.iter_rows(named=True):
-        if r["hosts"] >= 5 and len(r["few"]) <= max(1, MOST * r["hosts"]):
-            e = out[r["i"]]
-            out[r["i"]] = Episode(**{**e.__dict__, "hosts": tuple(sorted(r["few"]))})
-    return out
-
-
-# --- matching episodes with the symptom ----------------------------------------------------
 
 
 @dataclass
@@ -631,7 +88,15 @@ def match(
     if not symptom:
         return []
     out = []
+    # A signal's per-host behaviour and its cluster-wide one are separate stories: the
+    # cluster's tensor activity falls while the GPUs wait (an effect), the straggler's
+    # stays up (its cause). Each is matched on its own.
+    views = []
     for name, episodes in candidates.items():
+        local = [e for e in episodes if e.hosts]
+        wide = [e for e in episodes if not e.hosts]
+        views += [(name, part) for part in (wide, local) if part]
+    for name, episodes in views:
         groups = _groups(episodes, max(tolerance, timedelta(minutes=5)))
         if not groups:
             continue
@@ -661,13 +126,8 @@ def match(
         score = 2 * precision * recall / (precision + recall)
         chosen = [e for gi in sorted(used) for e in groups[gi]]
         direction = _majority(e.direction for e in chosen)
-        # Where hosts stood out, they are the place, even if the cluster's series moved
-        # too (their own move is what moved it); unless most of what matched moved on the
-        # whole cluster.
-        wide = sum(1 for gi in used if not any(e.hosts for e in groups[gi]))
-        local = wide * 2 < len(used)
-        hosts = sorted({h for e in chosen for h in e.hosts}) if local else []
-        gpus = sorted({g for e in chosen for g in e.gpus}) if local else []
+        hosts = sorted({h for e in chosen for h in e.hosts})
+        gpus = sorted({g for e in chosen for g in e.gpus})
         out.append(
             Candidate(
                 signal=name,
@@ -686,11 +146,6 @@ def match(
             )
         )
     return out
-
-
-def _majority(values) -> str:
-    values = list(values)
-    return max(set(values), key=values.count) if values else "up"
 
 
 def judge(
@@ -783,66 +238,6 @@ def _activity_fell(
     return False
 
 
-# --- stragglers -------------------------------------------------------------------------------
-
-
-def stragglers(
-    episodes: list[Episode], signals: dict[str, Signal], loss: float | None
-) -> list[Finding]:
-    """GPUs or hosts that run slower than their peers: per-host episodes of signals in
-    their straggler direction (clock low, activity high while the others wait, hotter,
-    fewer lanes), one finding per host with the evidence of every such signal."""
-    by_host: dict[str, list[Episode]] = {}
-    for e in episodes:
-        s = signals.get(e.signal)
-        if s is None or s.straggler in (None, "none") or e.kind not in {"host"}:
-            continue
-        if s.straggler != "both" and e.direction != s.straggler:
-            continue
-        by_host.setdefault(e.hosts[0], []).append(e)
-    out = []
-    for host, eps in sorted(by_host.items()):
-        eps.sort(key=lambda e: e.start)
-        onset = eps[0].start
-        end = max(e.end for e in eps)
-        gpus = sorted({g for e in eps for g in e.gpus})
-        slow = max(abs(e.relative) for e in eps if math.isfinite(e.relative))
-        parts = [
-            f"{lower_label(signals[e.signal].label)} "
-            f"{format_value(e.value, signals[e.signal].unit)} "
-            f"against {format_value(e.reference, signals[e.signal].unit)} on its peers"
-            for e in eps
-        ]
-        where = gpus[0].split("/", 1)[1] if len(gpus) == 1 else None
-        explain = ""
-        if loss:
-            share = min(1.0, slow / loss) if loss > 0 else 0.0
-            explain = (
-                f"; running {slow:.0%} off its peers, it would explain "
-                f"{'all' if share >= 0.95 else f'{share:.0%}'} of the job's {loss:.0%} loss"
-            )
-        out.append(
-            Finding(
-                kind="straggler",
-                signal=eps[0].signal,
-                start=onset,
-                end=end,
-                magnitude=-slow,
-                hosts=[host],
-                value=eps[0].value,
-                baseline=eps[0].reference,
-                summary=(
-                    f"{host}{f' GPU {where}' if where else ''} runs slower than its peers from "
-                    f"{onset:%H:%M} UTC: " + "; ".join(parts) + explain
-                ),
-            )
-        )
-    return out
-
-
-# --- explanations and the verdict -------------------------------------------------------------
-
-
 @dataclass
 class Explanation:
     """Candidates that tell one story: the same hosts (or the whole cluster), starting
@@ -918,12 +313,6 @@ def explanations(
 
     out = [Explanation(sorted(g, key=key)) for g in groups]
     return sorted(out, key=lambda x: (-round(x.score, 2), -len(x.members), x.onset))
-
-
-def lower_label(label: str) -> str:
-    """A label inside a sentence: 'GPU temperature' stays, 'Disk read latency' is lowered."""
-    first = label.split(" ", 1)[0]
-    return label if any(ch.isupper() for ch in first[1:]) else label[:1].lower() + label[1:]
 
 
 def _hosts_text(hosts: list[str], total: int | None) -> str:
@@ -1054,6 +443,16 @@ def verdict(
         + "."
     )
     cause_name = lead.signal
+    if sig.role == "effect" and lead.hosts:
+        # A straggler: the job's own pace, read on the one host (or GPU) that kept it.
+        unit = f"{lead.hosts[0]}{gpu}" if len(lead.hosts) == 1 else where.removeprefix("on ")
+        sentence = (
+            f"Most likely a straggler: {unit} ran slower than its peers from {_when(onset)} "
+            f"({lower_label(sig.label)} {moved} there while the others waited), "
+            f"{_lead_text(ahead)} {symptom_text}"
+            + (f"; {', '.join(others)} agree" if others else "")
+            + "."
+        )
     if root is not None:
         rsig = signals[root.signal]
         rmoved = {"up": "rising", "down": "falling"}.get(root.direction, "moving")
@@ -1132,121 +531,6 @@ def _tell_apart(best: Candidate, other: Candidate, signals: dict[str, Signal]) -
         )
     check = b.confirm or "the component's own logs and counters for those minutes"
     return f"{lower_label(b.label)} would show in {check}"
-
-
-SYMPTOM_KINDS = {"drop", "spike", "level_shift", "sustained_loss"}
-
-
-def routine(episodes: list[Episode], baseline: TimeWindow) -> set[int]:
-    """Indices of cluster episodes like those the baseline already had, per signal and
-    kind: the baseline is what normal looks like (routine checkpoints write in bursts)."""
-    usual: dict[tuple[str, str], list[Episode]] = {}
-    for e in episodes:
-        if e.start >= baseline.start and e.end <= baseline.end:
-            usual.setdefault((e.signal, e.kind), []).append(e)
-    out = set()
-    for i, e in enumerate(episodes):
-        ref = usual.get((e.signal, e.kind), [])
-        if e in ref or _routine(e, ref):
-            out.add(i)
-    return out
-
-
-def event_findings(episodes: list[Episode], signals: dict[str, Signal]) -> list[Finding]:
-    """Counts and codes said as events: how many, where, between when."""
-    out = []
-    for e in episodes:
-        s = signals.get(e.signal)
-        if s is None or e.kind not in {"events", "code"}:
-            continue
-        where = e.hosts[0] + (f" ({e.gpus[0].split('/', 1)[1]})" if e.gpus else "")
-        if e.kind == "code":
-            what = (
-                f"{s.label.removeprefix('Last ')} {e.value:.0f} on {where} from {e.start:%H:%M} UTC"
-            )
-        else:
-            what = (
-                f"{e.count:.0f} {lower_label(s.label)} on {where} between {e.start:%H:%M} and "
-                f"{e.end:%H:%M} UTC"
-            )
-        out.append(
-            Finding(
-                kind="events",
-                signal=e.signal,
-                start=e.start,
-                end=e.end,
-                magnitude=float(e.count),
-                hosts=list(e.hosts),
-                value=float(e.value),
-                baseline=float(e.reference) if math.isfinite(e.reference) else 0.0,
-                summary=what[:1].upper() + what[1:],
-            )
-        )
-    return out
-
-
-@dataclass(frozen=True)
-class Found:
-    """The metrics stage's episodes and findings: what explain() works from."""
-
-    findings: list[Finding]  # cluster findings kept, dated outlier hosts, stragglers, events
-    episodes: list[Episode]  # cluster-wide (attributed to hosts where a few made them) + hosts
-    symptom: list[Episode]  # the primary signal's episodes outside the baseline's routine
-    routine: int  # cluster moves left out for looking like the baseline's own
-
-
-def find(
-    frame: pl.DataFrame,
-    signals: dict[str, Signal],
-    primary: str,
-    findings: list[Finding],
-    baseline: TimeWindow,
-    threshold: float = MODIFIED_Z,
-) -> Found:
-    """Per-host episodes beside the cluster's findings; events said as events, routine
-    moves left out, outlier hosts dated from when they began, stragglers named."""
-    host_eps = host_episodes(frame, signals, baseline, threshold)
-    # Counters of events and codes are judged by their counts on each host, not as levels.
-    as_levels = {"spike", "drop", "level_shift", "trend", "outlier_host"}
-    findings = [
-        f
-        for f in findings
-        if f.signal not in signals or signals[f.signal].nature == "level" or f.kind not in as_levels
-    ]
-    raw = cluster_episodes(findings)
-    usual = routine(raw, baseline)
-    dropped = {raw[i].finding for i in usual}
-    findings = [f for i, f in enumerate(findings) if i not in dropped]
-    cluster_eps = attribute(cluster_episodes(findings), frame, signals, baseline)
-    psig = signals.get(primary)
-    bad = psig.bad if psig else "both"
-    moves = [
-        e
-        for e in cluster_eps
-        if e.signal == primary and e.kind in SYMPTOM_KINDS and (bad == "both" or e.direction == bad)
-    ]
-    # The baseline is what normal looks like: a dip inside it (a routine checkpoint) is
-    # not the incident, nor a later one like it.
-    in_base = [e for e in moves if e.end <= baseline.end and e.start >= baseline.start]
-    symptom = [e for e in moves if e not in in_base and not _routine(e, in_base)]
-    loss = None
-    lasting = [e for e in symptom if e.kind in {"level_shift", "sustained_loss"}]
-    if lasting and math.isfinite(lasting[0].relative):
-        loss = abs(lasting[0].relative)
-    added = [
-        *dated_outliers(findings, host_eps, signals),
-        *stragglers(host_eps, signals, loss),
-        *event_findings(host_eps, signals),
-    ]
-    # A whole-window outlier finding gives way to the dated one of the same hosts.
-    dated = {(f.signal, tuple(f.hosts)) for f in added if f.kind == "outlier_host"}
-    kept = [
-        f
-        for f in findings
-        if not (f.kind == "outlier_host" and (f.signal, tuple(f.hosts)) in dated)
-    ]
-    merged = sorted([*kept, *added], key=lambda f: (f.start, f.kind, f.signal, f.end))
-    return Found(merged, [*cluster_eps, *host_eps], symptom, len(dropped))
 
 
 @dataclass(frozen=True)
@@ -1374,22 +658,6 @@ def verdict_record(v: dict, findings: list[Finding]) -> Verdict:
     )
 
 
-def _routine(e: Episode, usual: list[Episode]) -> bool:
-    """Like the dips the baseline already had (a routine checkpoint pause): no longer and
-    no deeper than they were, give or take a little."""
-    if not usual or e.kind not in {"drop", "spike"}:
-        return False
-    longest = max((u.end - u.start) for u in usual)
-    deepest = (
-        max(abs(u.relative) for u in usual if math.isfinite(u.relative))
-        if any(math.isfinite(u.relative) for u in usual)
-        else 0.0
-    )
-    return (e.end - e.start) <= longest * 1.5 and (
-        not math.isfinite(e.relative) or abs(e.relative) <= deepest * 1.25
-    )
-
-
 def _find_precursors(
     explained: list[Explanation],
     episodes: list[Episode],
@@ -1411,47 +679,3 @@ def _find_precursors(
             if baseline.end - tolerance <= e.start < onset - tolerance and e.end >= onset:
                 x.precursors.append(e)
         x.precursors.sort(key=lambda e: e.start)
-
-
-def dated_outliers(
-    findings: list[Finding], episodes: list[Episode], signals: dict[str, Signal]
-) -> list[Finding]:
-    """Outlier hosts dated from when they began to stand out: one finding per signal and
-    group of hosts that departed together (their peers and their own past both say so)."""
-    by_signal: dict[str, list[Episode]] = {}
-    for e in episodes:
-        if e.kind == "host" and e.signal in signals and signals[e.signal].role != "liveness":
-            by_signal.setdefault(e.signal, []).append(e)
-    out = []
-    for name, eps in sorted(by_signal.items()):
-        s = signals[name]
-        first: dict[str, Episode] = {}
-        for e in sorted(eps, key=lambda e: e.start):
-            first.setdefault(e.hosts[0], e)
-        end = max(e.end for e in eps)
-        hosts = sorted(first)
-        onset = min(e.start for e in first.values())
-        typical = float(np.median([e.value for e in first.values()]))
-        peers = float(np.median([e.reference for e in first.values()]))
-        direction = _majority(e.direction for e in first.values())
-        rel = (typical - peers) / abs(peers) if peers else 0.0
-        out.append(
-            Finding(
-                kind="outlier_host",
-                signal=name,
-                start=onset,
-                end=end,
-                magnitude=rel,
-                hosts=hosts,
-                value=typical,
-                baseline=peers,
-                summary=(
-                    f"{len(hosts)} host{'s' if len(hosts) != 1 else ''} stood out on "
-                    f"{lower_label(s.label)} from {onset:%H:%M} UTC: "
-                    f"{'as high as' if direction == 'up' else 'as low as'} "
-                    f"{format_value(typical, s.unit)} against {format_value(peers, s.unit)} on "
-                    f"their peers ({', '.join(hosts)})"
-                ),
-            )
-        )
-    return out

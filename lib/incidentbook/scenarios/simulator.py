@@ -427,6 +427,7 @@ class Scenario:
     name: str
     summary: str
     build: Callable[[int, Scale], Incident]
+    scored: bool = False  # its truth.json says what an analysis should find (`cause`)
 
 
 SCENARIOS: Registry[Scenario] = Registry(

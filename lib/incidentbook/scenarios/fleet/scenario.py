@@ -93,7 +93,7 @@ class FleetScenario:
 
     def as_scenario(self) -> Scenario:
         """The simulator's registry entry for this scenario."""
-        return Scenario(self.name, self.summary, self.build)
+        return Scenario(self.name, self.summary, self.build, scored=True)
 
 
 def _public(fault: Fault, cluster: Cluster) -> dict[str, Any]:

@@ -1,0 +1,252 @@
+"""Per-host episodes, cause or effect, and the verdict, on small frames built here.
+
+Each frame is a fleet of hosts sampled every 30 s; the generator is numpy's with a fixed
+seed and the noise is Gaussian around a level, so every assertion below is about a move
+the data plainly holds, not about a threshold tuned to it.
+"""
+
+from __future__ import annotations
+
+from datetime import UTC, datetime, timedelta
+
+import numpy as np
+import polars as pl
+import pytest
+
+from incidentbook.metrics.diagnosis import Diagnosis, explain
+from incidentbook.metrics.episodes import Episode, attribute, find, host_episodes, routine
+from incidentbook.metrics.signals import Signal
+from incidentbook.record.model import Finding
+from incidentbook.window import TimeWindow
+
+T0 = datetime(2025, 6, 2, 6, tzinfo=UTC)
+STEP = 30
+N = 480  # four hours
+BASELINE = TimeWindow(start=T0, end=T0 + timedelta(hours=1))
+HOSTS = [f"h{i:02d}" for i in range(24)]
+
+
+def at(i: int) -> datetime:
+    return T0 + timedelta(seconds=STEP * i)
+
+
+def fleet(name: str, level: float, noise: float, seed: int = 0, edit=None) -> pl.DataFrame:
+    """One signal on every host: level plus noise; `edit(values)` changes (host, time)."""
+    rng = np.random.default_rng(seed)
+    values = level + rng.normal(0, noise, (len(HOSTS), N))
+    if edit is not None:
+        edit(values)
+    ts = pl.datetime_range(at(0), at(N - 1), f"{STEP}s", eager=True, time_zone="UTC")
+    return pl.DataFrame(
+        {
+            "ts": pl.concat([ts] * len(HOSTS)),
+            "signal": name,
+            "node": np.repeat(HOSTS, N),
+            "gpu": None,
+            "value": values.ravel(),
+            "worst": None,
+        },
+        schema={
+            "ts": pl.Datetime("us", "UTC"),
+            "signal": pl.String,
+            "node": pl.String,
+            "gpu": pl.String,
+            "value": pl.Float64,
+            "worst": pl.String,
+        },
+    )
+
+
+def diagnose(frame, signals, primary, findings, baseline, tolerance, hosts) -> Diagnosis:
+    found = find(frame, signals, primary, findings, baseline)
+    return explain(found, signals, primary, baseline, tolerance, hosts, frame=frame)
+
+
+def signal(name: str, **kw) -> Signal:
+    return Signal(name=name, label=kw.pop("label", name), kind="gauge", metric=name, **kw)
+
+
+def test_one_host_that_departs_is_an_episode_dated_from_its_onset():
+    def hot(v):
+        v[5, 200:] += 12  # host 5 warms by 12 degrees from sample 200
+
+    frame = fleet("gpu_temp", 60, 0.6, edit=hot)
+    eps = host_episodes(frame, {"gpu_temp": signal("gpu_temp", bad="up")}, BASELINE)
+    assert [(e.hosts, e.direction) for e in eps] == [(("h05",), "up")]
+    assert abs((eps[0].start - at(200)).total_seconds()) <= 2 * STEP
+    assert eps[0].value == pytest.approx(72, abs=1)
+    assert eps[0].reference == pytest.approx(60, abs=1)
+
+
+def test_a_host_different_from_the_start_is_not_an_episode():
+    def always(v):
+        v[3] += 8  # host 3 was always warmer (a rack by the door)
+
+    frame = fleet("gpu_temp", 60, 0.6, edit=always)
+    assert host_episodes(frame, {"gpu_temp": signal("gpu_temp", bad="up")}, BASELINE) == []
+
+
+def test_the_whole_fleet_moving_together_is_not_one_hosts_episode():
+    def afternoon(v):
+        v[:, 240:] += 6
+
+    frame = fleet("gpu_temp", 60, 0.6, edit=afternoon)
+    assert host_episodes(frame, {"gpu_temp": signal("gpu_temp", bad="up")}, BASELINE) == []
+
+
+def test_a_move_in_the_harmless_direction_is_not_an_episode():
+    def cool(v):
+        v[5, 200:] -= 12
+
+    frame = fleet("gpu_temp", 60, 0.6, edit=cool)
+    assert host_episodes(frame, {"gpu_temp": signal("gpu_temp", bad="up")}, BASELINE) == []
+
+
+def test_events_are_judged_by_their_count():
+    def burst(v):
+        v[:] = 0
+        v[7, 300:306] = 1 / STEP  # one link-down a sample for three minutes: 6 events
+        v[9, 350] = 1 / STEP  # a single event elsewhere
+
+    frame = fleet("ib_port_errors", 0, 0, edit=burst)
+    downs = signal("ib_port_errors", bad="up", nature="events", min_events=3)
+    eps = host_episodes(frame, {"ib_port_errors": downs}, BASELINE)
+    assert [(e.hosts, e.kind, e.count) for e in eps] == [(("h07",), "events", 6.0)]
+
+
+def test_a_code_gauge_gives_an_episode_from_its_first_new_code():
+    def xid(v):
+        v[:] = 0
+        v[11, 150:] = 79
+
+    frame = fleet("xid_errors", 0, 0, edit=xid)
+    eps = host_episodes(
+        frame, {"xid_errors": signal("xid_errors", bad="up", nature="code")}, BASELINE
+    )
+    assert [(e.hosts, e.kind, e.value, e.start) for e in eps] == [(("h11",), "code", 79.0, at(150))]
+
+
+def test_a_cluster_episode_made_by_one_host_is_attributed_to_it():
+    def spike(v):
+        v[4, 300:310] += 50
+
+    frame = fleet("disk_io", 0.1, 0.01, edit=spike)
+    e = Episode("disk_io", "spike", at(300), at(310), "up")
+    sigs = {"disk_io": signal("disk_io", bad="up")}
+    (got,) = attribute([e], frame, sigs, BASELINE)
+    assert got.hosts == ("h04",)
+    everywhere = fleet(
+        "disk_io", 0.1, 0.01, edit=lambda v: v.__setitem__((slice(None), slice(300, 310)), 5)
+    )
+    (wide,) = attribute([e], everywhere, sigs, BASELINE)
+    assert wide.hosts == ()
+
+
+def finding(kind, sig, a, b, magnitude, value=None, base=None) -> Finding:
+    return Finding(
+        kind=kind,
+        signal=sig,
+        start=at(a),
+        end=at(b),
+        magnitude=magnitude,
+        value=value,
+        baseline=base,
+    )
+
+
+def the_signals() -> dict[str, Signal]:
+    return {
+        "throughput": signal(
+            "throughput", bad="down", role="effect", idle="down", label="Training throughput"
+        ),
+        "gpu_util": signal(
+            "gpu_util", bad="down", role="effect", idle="down", label="GPU utilisation"
+        ),
+        "gpu_temp": signal("gpu_temp", bad="up", idle="down", label="GPU temperature"),
+        "gpu_power": signal("gpu_power", bad="down", idle="down", label="GPU power"),
+    }
+
+
+def test_power_falling_while_gpus_idle_is_an_effect_and_nothing_is_concluded():
+    """The stall makes the GPUs idle: utilisation and power fall together. Power is a
+    cause only when it falls while the GPUs stay busy."""
+    sigs = the_signals()
+    util = fleet(
+        "gpu_util", 97, 0.5, edit=lambda v: v.__setitem__((slice(None), slice(200, 220)), 20)
+    )
+    power = fleet(
+        "gpu_power", 600, 5, edit=lambda v: v.__setitem__((slice(None), slice(200, 220)), 150)
+    )
+    findings = [
+        finding("drop", "throughput", 200, 220, -0.8, 2000, 10000),
+        finding("drop", "gpu_util", 200, 220, -0.8, 20, 97),
+        finding("drop", "gpu_power", 200, 220, -0.75, 150, 600),
+    ]
+    frame = pl.concat([util, power])
+    dg = diagnose(frame, sigs, "throughput", findings, BASELINE, timedelta(minutes=1), len(HOSTS))
+    power_c = next(c for c in dg.ranked if c.signal == "gpu_power")
+    assert not power_c.cause_like
+    assert dg.verdict["cause"] is None
+    assert dg.verdict["summary"].startswith("The data cannot decide")
+
+
+def test_power_falling_on_busy_gpus_is_a_cause_with_its_hosts():
+    sigs = the_signals()
+
+    def capped(v):
+        v[[2, 17], 200:] = 400  # two hosts' GPUs held to 400 W while working
+
+    power = fleet("gpu_power", 600, 5, edit=capped)
+    util = fleet("gpu_util", 97, 0.5)
+    findings = [finding("level_shift", "throughput", 201, N, -0.13, 8700, 10000)]
+    dg = diagnose(
+        pl.concat([util, power]),
+        sigs,
+        "throughput",
+        findings,
+        BASELINE,
+        timedelta(minutes=1),
+        len(HOSTS),
+    )
+    v = dg.verdict
+    assert v["cause"] == "gpu_power"
+    assert v["hosts"] == ["h02", "h17"]
+    assert abs((v["onset"] - at(200)).total_seconds()) <= 2 * STEP
+    assert v["confidence"] > 0.5
+    assert "h02" in v["summary"] and "GPU power" in v["summary"]
+
+
+def test_a_signal_that_begins_after_the_symptom_is_not_its_cause():
+    sigs = the_signals()
+
+    def later(v):
+        v[4, 260:] += 15  # warms twenty minutes after the loss began
+
+    temp = fleet("gpu_temp", 60, 0.6, edit=later)
+    findings = [finding("level_shift", "throughput", 220, N, -0.2, 8000, 10000)]
+    dg = diagnose(temp, sigs, "throughput", findings, BASELINE, timedelta(minutes=1), len(HOSTS))
+    assert dg.verdict["cause"] is None
+    temp_c = [c for c in dg.ranked if c.signal == "gpu_temp"]
+    assert all(not c.cause_like for c in temp_c)
+
+
+def test_no_symptom_nothing_to_explain():
+    sigs = the_signals()
+    dg = diagnose(
+        fleet("gpu_temp", 60, 0.6),
+        sigs,
+        "throughput",
+        [],
+        BASELINE,
+        timedelta(minutes=1),
+        len(HOSTS),
+    )
+    assert dg.verdict["cause"] is None
+    assert dg.verdict["summary"].startswith("Nothing to explain")
+
+
+def test_dips_like_the_baselines_are_routine():
+    usual = Episode("throughput", "drop", at(30), at(31), "down", value=8000, reference=10000)
+    same = Episode("throughput", "drop", at(300), at(301), "down", value=7900, reference=10000)
+    worse = Episode("throughput", "drop", at(400), at(406), "down", value=1000, reference=10000)
+    assert routine([usual, same, worse], BASELINE) == {0, 1}
