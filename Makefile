@@ -33,6 +33,7 @@ test: $(STAMP)
 bench: $(STAMP)
 	$(BIN)/python -m bench.metrics_load
 	$(BIN)/python -m bench.nab
+	$(BIN)/python -m bench.scenarios
 	$(BIN)/python -m bench.loghub
 	$(BIN)/python -m bench.log_speed
 	$(BIN)/python -m bench.workbook

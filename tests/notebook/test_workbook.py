@@ -37,6 +37,11 @@ def test_smollm3_record_tells_the_story_from_the_data(smollm3_run):
     assert ev.correlations[0].signal == "disk_read_latency"
     assert "storage" in record.components
     assert "throughput-drop" in record.symptom_tags
+    # GPUs cooling while they wait for data are an effect: no thermal facet is proposed.
+    assert not {"gpu-thermal", "fans"} & set(record.components)
+    assert not {"thermal-problem", "overheating", "thermal-throttling"} & set(record.symptom_tags)
+    assert ev.verdict is not None and ev.verdict.cause == "disk_read_latency"
+    assert ev.verdict.summary in record.detection
     assert record.root_causes == ["unknown"]
     assert {"symptoms", "detection", "components"} <= set(record.drafted)
     assert record.symptoms.startswith("Draft from the data")

@@ -36,8 +36,15 @@ from scipy import stats
 
 from incidentbook.metrics.data import Metrics, MetricsReceipt
 from incidentbook.metrics.departures import MODIFIED_Z, DetectorSettings, departures, robust_scale
-from incidentbook.metrics.diagnosis import Diagnosis, explain, verdict_record
-from incidentbook.metrics.episodes import Found, find
+from incidentbook.metrics.diagnosis import (
+    Diagnosis,
+    correlation,
+    explain,
+    judge,
+    match,
+    verdict_record,
+)
+from incidentbook.metrics.episodes import Episode, Found, find
 from incidentbook.metrics.frames import cluster_series
 from incidentbook.metrics.shifts import segment
 from incidentbook.metrics.signals import Signal
@@ -440,6 +447,38 @@ def failure_rates(frame: pl.DataFrame, window: TimeWindow, signal: str) -> list[
     return findings
 
 
+def correlate(
+    intervals: pl.DataFrame,
+    primary: str,
+    signals: dict[str, Signal],
+    tolerance: timedelta,
+) -> list[Correlation]:
+    """Rank signals by how well their anomalies (intervals: signal, start, end, direction)
+    line up with the primary symptom's: diagnosis.match and judge on cluster-wide
+    intervals alone (analyze also looks at each host and says the verdict)."""
+    episodes = [
+        Episode(
+            r["signal"],
+            "drop" if r["direction"] == "down" else "spike",
+            r["start"],
+            r["end"],
+            r["direction"],
+            value=r["mean"],
+            reference=r["reference"],
+        )
+        for r in intervals.iter_rows(named=True)
+    ]
+    bad = signals[primary].bad if primary in signals else "both"
+    symptom = [e for e in episodes if e.signal == primary and (bad == "both" or e.direction == bad)]
+    others: dict[str, list[Episode]] = {}
+    for e in episodes:
+        if e.signal != primary and e.signal in signals:
+            others.setdefault(e.signal, []).append(e)
+    ranked = judge(match(symptom, others, signals, tolerance, tolerance), signals, tolerance)
+    psig = signals.get(primary) or Signal(name=primary, label=primary, kind="gauge", metric=primary)
+    return [correlation(c, signals, psig) for c in ranked]
+
+
 def analyze(
     metrics: Metrics,
     signals: dict[str, Signal],
@@ -466,9 +505,7 @@ def analyze(
         # Significance comes from the series' own noise; a move below `min_effect` of the
         # level (0.1% of a very smooth cluster mean) is real but says nothing.
         smallest = (
-            signal.min_change
-            if signal.min_change is not None
-            else config.min_effect * abs(level)
+            signal.min_change if signal.min_change is not None else config.min_effect * abs(level)
         )
         found = detect_intervals(series, signal.bad, baseline, config, smallest)
         interval_parts.append(found.with_columns(signal=pl.lit(name)))

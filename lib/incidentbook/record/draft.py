@@ -62,8 +62,10 @@ def draft_symptoms(inv: Investigation) -> str:
                 else "."
             )
         )
-    else:
+    shifts = [f for f in inv.findings if f.kind == "level_shift" and f.signal == analysis.primary]
+    if not anomalies and not shifts:
         parts.append(f"No sharp anomaly of {label} was found in the window.")
+    parts += [f.summary + "." for f in shifts[:3]]
     parts += [
         f.summary + "." for f in inv.findings if f.kind == "trend" and f.signal == analysis.primary
     ]
@@ -106,6 +108,11 @@ def _facet_ids(inv: Investigation, taxonomy: Taxonomy) -> tuple[list[str], list[
     primary = pack.signals.get(analysis.primary)
     if primary and primary.symptom and any(f.signal == analysis.primary for f in inv.findings):
         symptoms.append(primary.symptom)
+    verdict = inv.verdict
+    named = pack.signals.get(verdict.cause) if verdict is not None and verdict.cause else None
+    if named is not None:
+        components += [named.component] if named.component else []
+        symptoms += [named.symptom] if named.symptom else []
     for c in inv.correlations:
         signal = pack.signals.get(c.signal)
         # Effects of the stall (GPUs cooling while they wait) point at nothing.
