@@ -20,6 +20,7 @@ import polars as pl
 
 from incidentbook.errors import IncidentbookError
 from incidentbook.logs.severity import NOTABLE_SIGNATURE_SEVERITIES
+from incidentbook.metrics.training import TRAINING_KINDS
 from incidentbook.paths import resources_dir
 from incidentbook.record.model import (
     NARRATIVE_FIELDS,
@@ -132,7 +133,12 @@ def draft_timeline(inv: Investigation) -> list[TimelineEvent]:
     for f in inv.findings:
         first_of_kind = (f.kind, f.signal) not in seen
         seen.add((f.kind, f.signal))
-        if f.signal == analysis.primary or f.kind in {"failure_rate", "signature", "level_shift"}:
+        if f.signal == analysis.primary or f.kind in {
+            "failure_rate",
+            "signature",
+            "level_shift",
+            *TRAINING_KINDS,
+        }:
             events.append(TimelineEvent(at=f.start, text=f.summary))
         elif first_of_kind and f.kind in {"spike", "drop"}:
             events.append(TimelineEvent(at=f.start, text=f"First of its kind: {f.summary}"))
