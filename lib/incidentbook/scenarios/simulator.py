@@ -434,6 +434,9 @@ SCENARIOS: Registry[Scenario] = Registry(
     "incidentbook.scenarios",
     {
         "smollm3-storage": "incidentbook.scenarios.smollm3_storage:SCENARIO",
+        "smollm3-storage-trainer-log": (
+            "incidentbook.scenarios.smollm3_storage:TRAINER_LOG_SCENARIO"
+        ),
         "imbue-bringup": "incidentbook.scenarios.imbue_bringup:SCENARIO",
     },
     check=instance_of(Scenario),

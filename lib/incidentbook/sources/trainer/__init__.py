@@ -24,7 +24,7 @@ from incidentbook.incident import TrainerSpec
 from incidentbook.metrics.data import Metrics, MetricsReceipt, NoDataError, find_gaps
 from incidentbook.metrics.frames import signal_frame
 from incidentbook.metrics.signals import Signal
-from incidentbook.sources.trainer.base import Context
+from incidentbook.sources.trainer.base import RECORD_SCHEMA, Context
 from incidentbook.sources.trainer.read import (
     TRAINER_FORMATS,
     TrainerFile,
@@ -38,6 +38,16 @@ from incidentbook.window import TimeWindow
 __all__ = ["TRAINER_FORMATS", "TrainerLogSource", "find_trainer_logs", "open_trainer_log"]
 
 _DUPLICATE_SECONDS = 60
+_EMPTY = pl.Schema(
+    {
+        **RECORD_SCHEMA,
+        "segment": pl.Int64,
+        "delta": pl.Float64,
+        "inferred": pl.Boolean,
+        "host": pl.String,
+        "file": pl.String,
+    }
+)
 
 
 def _natural(path: Path) -> list:
@@ -140,7 +150,7 @@ class TrainerLogSource:
                 parts.append(
                     got.rows.with_columns(host=self._host(path), file=pl.lit(self._where(path)))
                 )
-        rows = pl.concat(parts, how="diagonal_relaxed") if parts else pl.DataFrame()
+        rows = pl.concat(parts, how="diagonal_relaxed") if parts else _EMPTY.to_frame()
         if rows.height:
             covered = rows.select(lo=pl.col("ts").min(), hi=pl.col("ts").max()).row(0)
             rows, copies = _across_files(rows)

@@ -286,11 +286,10 @@ def read_text(path: Path, ctx: Context) -> TrainerText:
 
 # --- numbers as trainers print them --------------------------------------------------------
 
-NUM = (
-    r"([-+]?(?:\d[\d,]*\.?\d*(?:[eE][-+]?\d+)?|\.\d+(?:[eE][-+]?\d+)?|nan|NaN|inf|-inf)[A-Za-z%]*)"
-)
-"""A printed number with whatever sticks to it (`4.71K`, `1,503`, `5.63%`); what it is
-worth is for to_float/human to say, so that an unreadable one can be counted."""
+NUM = r"([^\s|}\]]+)"
+"""A printed value: everything up to the next space, `|`, `}` or `]` (`4.71K`, `1,503`,
+`5.63%`, `0.9.47`); what it is worth is for to_float/human to say, so that an unreadable
+one is counted, not half read."""
 
 
 def after(text: pl.Expr, key: str) -> pl.Expr:
@@ -300,7 +299,7 @@ def after(text: pl.Expr, key: str) -> pl.Expr:
 
 def to_float(raw: pl.Expr) -> pl.Expr:
     """A plain number: thousands separators dropped; nan and inf kept as such."""
-    return raw.str.replace_all(",", "").cast(pl.Float64, strict=False)
+    return raw.str.strip_suffix(",").str.replace_all(",", "").cast(pl.Float64, strict=False)
 
 
 _SUFFIX = {"K": 1e3, "M": 1e6, "G": 1e9, "B": 1e9, "T": 1e12, "P": 1e15, "E": 1e18}
@@ -308,7 +307,9 @@ _SUFFIX = {"K": 1e3, "M": 1e6, "G": 1e9, "B": 1e9, "T": 1e12, "P": 1e15, "E": 1e
 
 def human(raw: pl.Expr) -> pl.Expr:
     """nanotron's humanised numbers: 4.71K, 85.8G, 480B (billions since 2025), 1.87e-05."""
-    g = raw.str.extract_groups(r"^([-+]?[\d.]+(?:[eE][-+]?\d+)?|nan|inf)([KMGBTPE]?)$")
+    g = raw.str.strip_suffix(",").str.extract_groups(
+        r"^([-+]?\d*\.?\d+(?:[eE][-+]?\d+)?|nan|inf)([KMGBTPE]?)$"
+    )
     factor = g.struct.field("2").replace_strict(
         {"": 1.0, **_SUFFIX}, default=None, return_dtype=pl.Float64
     )

@@ -77,18 +77,22 @@ def parse(path: Path, ctx: Context) -> Parsed:
         .agg(pl.all().drop_nulls().first())
         .sort("iteration")
     )
-    if "duration" in picked and "epoch" in picked:
+    if "duration" in picked and "epoch" in picked and steps.height:
+        gap = float(steps.get_column("iteration").diff().median() or 1)
+        first_bound = steps.get_column("iteration").min() - gap
         bounds = (
             steps.group_by("epoch")
             .agg(last=pl.col("iteration").max(), seconds=pl.col("duration").drop_nulls().first())
             .sort("epoch")
-            .with_columns(first=pl.col("last").shift(1).fill_null(steps["iteration"].min() - 1))
+            # Before a file's first epoch: its first logged step less the logging gap.
+            .with_columns(first=pl.col("last").shift(1).fill_null(steps["iteration"].min() - gap))
         )
         bounds = bounds.with_columns(
             per_step=pl.col("seconds") / (pl.col("last") - pl.col("first"))
         )
         steps = steps.join(bounds.select("epoch", "per_step"), on="epoch", how="left").with_columns(
-            span=pl.col("iteration").diff().fill_null(pl.col("iteration") + 1) * pl.col("per_step")
+            span=pl.col("iteration").diff().fill_null(pl.col("iteration") - first_bound)
+            * pl.col("per_step")
         )
         notes.append(
             f"{where}: metrics.csv carries no time: each step takes its epoch's "

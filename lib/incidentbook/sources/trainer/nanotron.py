@@ -94,4 +94,4 @@ def parse(text: TrainerText, ctx: Context) -> Parsed:
     )
 
 
-FORMAT = TrainerFormat("nanotron", "nanotron iteration lines", ITERATION + "|" + _START, parse)
+FORMAT = TrainerFormat("nanotron", "nanotron iteration lines", ITERATION, parse)

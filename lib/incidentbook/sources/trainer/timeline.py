@@ -121,6 +121,17 @@ def _deltas(rows: pl.DataFrame, facts: dict[str, Fact]) -> pl.DataFrame:
 
 
 def _interval_notes(rows: pl.DataFrame, where: str) -> list[str]:
+    deltas = rows.get_column("delta")
+    if deltas.len() < 3:
+        return []
+    common = deltas.mode().sort().item(0)
+    share = float((deltas == common).mean())
+    if share < 0.5:
+        # Lines written by time, not every N iterations (nanotron's log at a fixed pace).
+        return [
+            f"{where}: iteration lines are {deltas.min():g} to {deltas.max():g} iterations "
+            "apart (no fixed logging interval); each covers the iterations since the last"
+        ]
     changes = rows.filter(
         (pl.col("delta") != pl.col("delta").shift(1).over("segment"))
         & pl.col("delta").shift(1).over("segment").is_not_null()
