@@ -231,22 +231,34 @@ def _yearless(stamp: pl.Expr, fmt: str, ctx: Context) -> pl.Expr:
     return pl.when(this > pl.lit(ctx.latest + timedelta(days=1))).then(before).otherwise(this)
 
 
-def line_times(text: pl.Expr, ctx: Context) -> pl.Expr:
-    """The time a line starts with, or its `datetime: ...` stamp, as UTC; else null."""
-    g = text.str.extract_groups(_LEADING_TS)
-    iso = g.struct.field("iso").str.replace(",", ".").str.replace("T", " ")
-    naive = pl.coalesce(
-        iso.str.to_datetime("%Y-%m-%d %H:%M:%S%.f", time_unit="us", strict=False),
-        g.struct.field("us").str.to_datetime("%m/%d/%Y %H:%M:%S", time_unit="us", strict=False),
-        text.str.extract(_DATETIME, 1).str.to_datetime(
+def _dated(frame: pl.DataFrame, ctx: Context) -> pl.Series:
+    """The time each line starts with, or its `datetime: ...` stamp, as UTC; else null.
+    Only the shapes some line has are parsed (a million lines, five shapes)."""
+    g = frame.select(
+        pl.col("text").str.extract_groups(_LEADING_TS).alias("g"),
+        stamp=pl.when(pl.col("text").str.contains("datetime", literal=True)).then(
+            pl.col("text").str.extract(_DATETIME, 1)
+        ),
+    ).unnest("g")
+    present = {c for c in ("iso", "us", "md", "glog", "stamp") if g[c].null_count() < g.height}
+    naive = {
+        "iso": pl.col("iso")
+        .str.replace(",", ".")
+        .str.replace("T", " ")
+        .str.to_datetime("%Y-%m-%d %H:%M:%S%.f", time_unit="us", strict=False),
+        "us": pl.col("us").str.to_datetime("%m/%d/%Y %H:%M:%S", time_unit="us", strict=False),
+        "stamp": pl.col("stamp").str.to_datetime(
             "%Y-%m-%d %H:%M:%S%.f", time_unit="us", strict=False
         ),
-    )
-    return pl.coalesce(
-        localise(naive, ctx.tz),
-        _yearless(g.struct.field("md"), "%m/%d %H:%M:%S", ctx),
-        _yearless(g.struct.field("glog"), "%m%d %H:%M:%S%.f", ctx),
-    )
+    }
+    parts = [localise(naive[c], ctx.tz) for c in ("iso", "us", "stamp") if c in present]
+    if "md" in present:
+        parts.append(_yearless(pl.col("md"), "%m/%d %H:%M:%S", ctx))
+    if "glog" in present:
+        parts.append(_yearless(pl.col("glog"), "%m%d %H:%M:%S%.f", ctx))
+    if not parts:
+        return pl.Series("ts", [None] * frame.height, dtype=UTC_US)
+    return g.select(pl.coalesce(parts).cast(UTC_US).alias("ts")).to_series()
 
 
 def launcher_rank(text: pl.Expr) -> pl.Expr:
@@ -280,7 +292,8 @@ def read_text(path: Path, ctx: Context) -> TrainerText:
         )
     if "\x1b" in text:
         frame = frame.with_columns(pl.col("text").str.replace_all(ANSI, ""))
-    frame = frame.select(pl.col("line").cast(pl.Int64), "text", ts=line_times(pl.col("text"), ctx))
+    frame = frame.select(pl.col("line").cast(pl.Int64), "text")
+    frame = frame.with_columns(_dated(frame, ctx))
     return TrainerText(path, frame, lossy, incomplete, text[:HEAD_BYTES])
 
 
@@ -314,6 +327,44 @@ def human(raw: pl.Expr) -> pl.Expr:
         {"": 1.0, **_SUFFIX}, default=None, return_dtype=pl.Float64
     )
     return g.struct.field("1").cast(pl.Float64, strict=False) * factor
+
+
+def key_values(records: pl.DataFrame, keys: dict[str, str], separator: str) -> pl.DataFrame:
+    """Each record's `key: value` (or `key=value`) fields as text: one column per name in
+    `keys`' values, rows in the records' order (null where a line has none).
+
+    `keys` maps a field name with everything but letters and digits removed (so that
+    `lm-loss`, `lm loss=` and a wrap-eaten `number of naniterations` meet) to the column.
+    Split on `separator`, not one regex per field: a million lines stay cheap.
+    """
+    pieces = records.select(
+        pl.int_range(pl.len(), dtype=pl.UInt32).alias("row"), pl.col("text").str.split(separator)
+    ).explode("text")
+    cut = pl.col("text").str.find(r"[:=]")
+    pairs = (
+        pieces.filter(cut.is_not_null())
+        .select(
+            "row",
+            key=pl.col("text")
+            .str.slice(0, cut)
+            .str.to_lowercase()
+            .str.replace_all(r"[^a-z0-9]", "")
+            .replace_strict(keys, default=None),
+            value=pl.col("text").str.slice(cut + 1).str.strip_chars(),
+        )
+        .drop_nulls("key")
+    )
+    wide = (
+        pairs.pivot(on="key", index="row", values="value", aggregate_function="first")
+        if pairs.height
+        else pairs
+    )
+    rows = pl.DataFrame({"row": pl.int_range(records.height, eager=True, dtype=pl.UInt32)})
+    out = rows.join(wide, on="row", how="left", maintain_order="left")
+    return out.select(
+        (pl.col(c) if c in out.columns else pl.lit(None, pl.String)).alias(c)
+        for c in sorted(set(keys.values()))
+    )
 
 
 def unreadable(raw: pl.DataFrame, parsed: pl.DataFrame, where: str) -> list[str]:

@@ -30,7 +30,7 @@ from incidentbook.sources.trainer.base import (
     Parsed,
     TrainerFormat,
     TrainerText,
-    after,
+    key_values,
     launcher_rank,
     records,
     to_float,
@@ -51,49 +51,57 @@ _ARGUMENTS = {
     "log_interval": "log_interval",
 }
 
-_FIELDS = {
-    "consumed_samples": r"consumed[ _]samples",
-    "consumed_tokens": r"consumed[ _]tokens",
-    "elapsed_ms": r"elapsed[ _]time[ _]per[ _]iteration[ _]\(?ms\)?",
-    "elapsed_s": r"elapsed[ _]time[ _]per[ _]iteration[ _]\(s\)",
-    "tflops_per_gpu": r"(?:throughput per GPU \(TFLOP/s/GPU\)|\|\s*(?:\[LM\]-)?TFLOPs)",
-    "learning_rate": r"learning[ _]rate",
-    "global_batch_size": r"global[ _]batch[ _]size",
-    "loss": r"lm[ -]loss",
-    "loss_scale": r"loss[ _]scale",
-    "grad_norm": r"grad[ _]norm",
-    "skipped": r"number[\s_]*of[\s_]*skipped[\s_]*iterations?",
-    "nan": r"number[\s_]*of[\s_]*nan[\s_]*iterations?",
-    "samples_per_second": r"samples[ _]per[ _]second",
-    "tokens_per_second_per_gpu": r"tokens[ _]per[ _]gpu[ _]per[ _]second[ _]?\(?tgs\)?",
-    "seq_length": r"actual[ _]seqlen",
+# Field names with everything but letters and digits removed, so that spellings and
+# wrapped lines meet: `lm-loss`, `lm loss=`, `number of naniterations` (a wrap ate the
+# space), `elapsed_time_per_iteration_ms`, `[LM]-TFLOPs`.
+_KEYS = {
+    "consumedsamples": "consumed_samples",
+    "consumedtokens": "consumed_tokens",
+    "elapsedtimeperiterationms": "elapsed_ms",
+    "elapsedtimeperiterations": "elapsed_s",
+    "throughputpergputflopsgpu": "tflops_per_gpu",
+    "tflops": "tflops_per_gpu",
+    "lmtflops": "tflops_per_gpu",
+    "learningrate": "learning_rate",
+    "globalbatchsize": "global_batch_size",
+    "lmloss": "loss",
+    "lossscale": "loss_scale",
+    "gradnorm": "grad_norm",
+    "numberofskippediterations": "skipped",
+    "numberofnaniterations": "nan",
+    "samplespersecond": "samples_per_second",
+    "tokenspergpupersecondtgs": "tokens_per_second_per_gpu",
+    "actualseqlen": "seq_length",
 }
+_FIELDS = sorted(set(_KEYS.values()))
 
 
 def _joined(text: TrainerText) -> pl.DataFrame:
-    """Iteration records with their wrapped continuation lines joined (line, ts, text)."""
-    lines = text.lines.with_columns(start=pl.col("text").str.contains(ITERATION))
-    closed = pl.col("text").str.strip_chars_end().str.ends_with("|")
-    # A line continues the record above while that record is open (its last piece did not
-    # end with `|`), for at most two lines, and never when it starts a record of its own.
-    may_continue = (
-        ~pl.col("start")
-        & pl.col("ts").is_null()
-        & ~pl.col("text").str.contains(r"^\s*(?:\[|time \(ms\))")
-    )
-    lines = lines.with_columns(group=pl.col("start").cum_sum()).filter(pl.col("group") > 0)
-    open_before = (~closed).cast(pl.Int8).cum_prod().shift(1).over("group").fill_null(1)
-    # Continuation stops at the first line that cannot continue, or after two.
-    ok = (pl.col("start") | may_continue) & (open_before == 1)
-    lines = lines.with_columns(
-        keep=ok.cast(pl.Int8).cum_prod().over("group").cast(pl.Boolean)
-        & (pl.int_range(pl.len()).over("group") <= 2)
+    """Iteration records with their wrapped continuation lines joined (line, ts, text).
+
+    A record that does not end with `|` takes the next line, and the one after while
+    still open, when they cannot be records of their own (no time, not starting with `[`
+    or `time (ms)`, no iteration). Shifts, not groups: a million lines stay cheap.
+    """
+    text_ = pl.col("text")
+    start = text_.str.contains(ITERATION)
+    closed = text_.str.strip_chars_end().str.ends_with("|")
+    may_continue = ~start & pl.col("ts").is_null() & ~text_.str.contains(r"^\s*(?:\[|time \(ms\))")
+    lines = text.lines.with_columns(start=start, closed=closed, may=may_continue)
+    one = ~pl.col("closed") & pl.col("may").shift(-1).fill_null(False)
+    two = (
+        one & ~pl.col("closed").shift(-1).fill_null(True) & pl.col("may").shift(-2).fill_null(False)
     )
     return (
-        lines.filter(pl.col("keep"))
-        .group_by("group", maintain_order=True)
-        .agg(pl.col("line").first(), pl.col("ts").first(), pl.col("text").str.join(""))
-        .drop("group")
+        lines.with_columns(
+            text=pl.concat_str(
+                text_,
+                pl.when(one).then(text_.shift(-1)).otherwise(pl.lit("")),
+                pl.when(two).then(text_.shift(-2)).otherwise(pl.lit("")),
+            )
+        )
+        .filter(pl.col("start"))
+        .select("line", "ts", "text")
     )
 
 
@@ -117,6 +125,10 @@ def _facts(text: TrainerText) -> dict[str, Fact]:
     return facts
 
 
+def _fields(records: pl.DataFrame) -> pl.DataFrame:
+    return key_values(records, _KEYS, "|")
+
+
 def parse(text: TrainerText, ctx: Context) -> Parsed:
     where = text.path.name
     joined = _joined(text)
@@ -130,14 +142,11 @@ def parse(text: TrainerText, ctx: Context) -> Parsed:
         iteration=pl.col("text").str.extract(ITERATION, 1).cast(pl.Int64),
         rank=launcher_rank(pl.col("text")),
         complete=pl.col("text").str.strip_chars_end().str.ends_with("|"),
-        **{name: after(pl.col("text"), key) for name, key in _FIELDS.items()},
     )
-    numbers = raw.select(list(_FIELDS))
+    numbers = _fields(joined)
     parsed = numbers.select(to_float(pl.col(c)).alias(c) for c in _FIELDS)
     notes = unreadable(numbers, parsed, where)
-    frame = pl.concat(
-        [raw.select("line", "ts", "iteration", "rank", "complete"), parsed], how="horizontal"
-    )
+    frame = pl.concat([raw, parsed], how="horizontal")
     frame = frame.with_columns(
         kind=pl.lit("megatron"),
         step_time=pl.coalesce(pl.col("elapsed_ms") / 1e3, pl.col("elapsed_s")),

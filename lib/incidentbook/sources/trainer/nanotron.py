@@ -25,6 +25,7 @@ from incidentbook.sources.trainer.base import (
     TrainerText,
     after,
     human,
+    key_values,
     records,
     unreadable,
 )
@@ -32,16 +33,18 @@ from incidentbook.sources.trainer.base import (
 ITERATION = r"\]: iteration: (\d+) / (\d+)"
 _START = r"\[Start training\]"
 _PREFIX = r"\[(?:[A-Z]+)((?:\|[^|\]]*)*)\]:"
-_FIELDS = {
-    "consumed_tokens": r"\|\s*consumed_tokens",
-    "step_ms": r"\|\s*(?:elapsed_)?time_per_iteration_ms",
-    "tokens_per_second": r"\|\s*tokens_per_sec",
-    "tokens_per_second_per_gpu": r"\|\s*tokens_per_sec_per_gpu",
-    "loss": r"\|\s*lm_loss",
-    "learning_rate": r"\|\s*lr",
-    "tflops_per_gpu": r"\|\s*model_tflops_per_gpu",
-    "grad_norm": r"\|\s*grad_norm",
+_KEYS = {
+    "consumedtokens": "consumed_tokens",
+    "elapsedtimeperiterationms": "step_ms",
+    "timeperiterationms": "step_ms",
+    "tokenspersec": "tokens_per_second",
+    "tokenspersecpergpu": "tokens_per_second_per_gpu",
+    "lmloss": "loss",
+    "lr": "learning_rate",
+    "modeltflopspergpu": "tflops_per_gpu",
+    "gradnorm": "grad_norm",
 }
+_FIELDS = sorted(set(_KEYS.values()))
 
 
 def _rank(fields: pl.Expr) -> pl.Expr:
@@ -80,9 +83,15 @@ def parse(text: TrainerText, ctx: Context) -> Parsed:
         iteration=pl.col("text").str.extract(ITERATION, 1).cast(pl.Int64),
         host=fields.str.extract(r"\|([^|=\]]+)$", 1),
         rank=_rank(fields.fill_null("")),
-        **{name: after(pl.col("text"), key) for name, key in _FIELDS.items()},
     )
-    numbers = raw.select(list(_FIELDS))
+    # The fields after the prefix's `]: ` (the prefix has `|` of its own).
+    numbers = key_values(
+        lines.select(
+            pl.col("text").str.split_exact("]: ", 1).struct.field("field_1").alias("text")
+        ),
+        _KEYS,
+        "|",
+    )
     parsed = numbers.select(human(pl.col(c)).alias(c) for c in _FIELDS)
     frame = pl.concat(
         [raw.select("line", "ts", "iteration", "host", "rank"), parsed], how="horizontal"

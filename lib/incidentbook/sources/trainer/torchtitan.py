@@ -25,7 +25,7 @@ from incidentbook.sources.trainer.base import (
     Parsed,
     TrainerFormat,
     TrainerText,
-    after,
+    key_values,
     launcher_rank,
     records,
     to_float,
@@ -39,13 +39,15 @@ _SHAPE = (
     r"sequence length (\d+)"
 )
 _MESH = r"device mesh with parallelism: ((?:\w+=\d+(?:, )?)+)"
-_FIELDS = {
-    "loss": r"\bloss",
-    "grad_norm": r"\bgrad_norm",
-    "tokens_per_second_per_gpu": r"\b[tw]ps",
-    "tflops_per_gpu": r"\btflops",
-    "mfu_percent": r"\bmfu",
+_KEYS = {
+    "loss": "loss",
+    "gradnorm": "grad_norm",
+    "tps": "tokens_per_second_per_gpu",
+    "wps": "tokens_per_second_per_gpu",
+    "tflops": "tflops_per_gpu",
+    "mfu": "mfu_percent",
 }
+_FIELDS = sorted(set(_KEYS.values()))
 
 
 def _facts(text: TrainerText) -> dict[str, Fact]:
@@ -81,9 +83,15 @@ def parse(text: TrainerText, ctx: Context) -> Parsed:
         "ts",
         iteration=pl.col("text").str.extract(STEP, 1).cast(pl.Int64),
         rank=launcher_rank(pl.col("text")),
-        **{name: after(pl.col("text"), key) for name, key in _FIELDS.items()},
     )
-    numbers = raw.select(list(_FIELDS))
+    # Fields are two spaces apart after `step: N`.
+    numbers = key_values(
+        lines.select(
+            pl.col("text").str.split_exact("step:", 1).struct.field("field_1").alias("text")
+        ),
+        _KEYS,
+        "  ",
+    )
     parsed = numbers.select(to_float(pl.col(c).str.strip_suffix("%")).alias(c) for c in _FIELDS)
     frame = pl.concat([raw.select("line", "ts", "iteration", "rank"), parsed], how="horizontal")
     frame = frame.with_columns(kind=pl.lit("torchtitan"), mfu=pl.col("mfu_percent") / 100)
