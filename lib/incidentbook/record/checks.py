@@ -57,9 +57,7 @@ DEFAULT_RATE = "5m"
 
 def _check_duration(value: str) -> str:
     if not _DURATION.match(value or ""):
-        raise ValueError(
-            f"{value!r} is not a Prometheus duration; write e.g. 30s, 5m, 1h or 1h30m"
-        )
+        raise ValueError(f"{value!r} is not a Prometheus duration; write e.g. 30s, 5m, 1h or 1h30m")
     return value
 
 
@@ -227,24 +225,58 @@ HEALTH: dict[str, Assertion] = {
     a.name: a
     for a in (
         Assertion(
-            "host-up", "Host up", "node_up", "<", 1, False, False, "10m",
+            "host-up",
+            "Host up",
+            "node_up",
+            "<",
+            1,
+            False,
+            False,
+            "10m",
             "The host's node exporter has not answered: it never came up or went down.",
         ),
         Assertion(
-            "pcie-link-width", "PCIe links at full width", "pcie_link_width", "<", 16, False,
-            False, "5m",
+            "pcie-link-width",
+            "PCIe links at full width",
+            "pcie_link_width",
+            "<",
+            16,
+            False,
+            False,
+            "5m",
             "A GPU's PCIe link trained below its full width (reseat the GPU or its cable).",
         ),
         Assertion(
-            "gpus-present", "All GPUs present", "gpu_temp", "<", 8, False, True, "5m",
+            "gpus-present",
+            "All GPUs present",
+            "gpu_temp",
+            "<",
+            8,
+            False,
+            True,
+            "5m",
             "Fewer GPUs report on this host than it has.",
         ),
         Assertion(
-            "cpu-clock", "CPU clocks not capped", "cpu_freq", "<", 0.8, True, False, "10m",
+            "cpu-clock",
+            "CPU clocks not capped",
+            "cpu_freq",
+            "<",
+            0.8,
+            True,
+            False,
+            "10m",
             "The host's CPU clock is far below its peers' (capped by BIOS or power settings).",
         ),
         Assertion(
-            "fan-speed", "Fans not pinned", "fan_speed", ">", 1.5, True, False, "10m",
+            "fan-speed",
+            "Fans not pinned",
+            "fan_speed",
+            ">",
+            1.5,
+            True,
+            False,
+            "10m",
             "The host's fans run far faster than its peers' (a wrong temperature reading "
             "or a cooling fault).",
         ),
@@ -334,7 +366,8 @@ class Rule:
             xid = f" (Xid {c.xid})" if c.xid is not None else ""
             return f"log signature {c.signature}{xid} at least {c.count}x within {c.window}"
         bound = (
-            f"{_number(self.threshold)} x the hosts' median" if self.relative
+            f"{_number(self.threshold)} x the hosts' median"
+            if self.relative
             else _number(self.threshold)
         )
         what = self.signal or "value"
