@@ -98,6 +98,7 @@ def imbue_quiet_day(out: Path, seed: int = 0, minutes: int = 120) -> Path:
     ports = [{"node": h, "device": f"mlx5_{g}", "port": "1"} for h in hosts for g in range(8)]
     downed = np.tile(rng.integers(0, 2, (len(ports), 1)).astype(float), (1, t))  # old, no new
     assert hca(0)  # the same HCAs as the bring-up: mlx5_0..7, port 1
+    up = [{"node": h, "job": "node"} for h in hosts]
     metrics = {
         "up.parquet": [
             sim.Block("up", [{"node": h, "job": "node"} for h in hosts], np.ones((n, t)))

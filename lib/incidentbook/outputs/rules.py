@@ -231,7 +231,8 @@ def input_series(raw: pl.DataFrame, start: datetime, interval: timedelta, points
     out = []
     for (name,), part in placed.group_by(["series"], maintain_order=True):
         values: list[float | None] = [None] * points
-        for k, v in zip(part.get_column("k").to_list(), part.get_column("value").to_list()):
+        ks, vs = part.get_column("k").to_list(), part.get_column("value").to_list()
+        for k, v in zip(ks, vs, strict=True):
             values[k] = v
         last = max(i for i, v in enumerate(values) if v is not None)
         out.append({"series": name, "values": _values_text(values[: last + 1])})
