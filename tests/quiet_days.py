@@ -17,7 +17,7 @@ from pathlib import Path
 import numpy as np
 
 from incidentbook.scenarios import simulator as sim
-from incidentbook.scenarios.imbue_bringup import hca, imbue_hosts
+from incidentbook.scenarios.imbue_bringup import imbue_hosts
 from incidentbook.scenarios.smollm3_storage import (
     FS_SIZE,
     _decoy_load,
@@ -97,12 +97,9 @@ def imbue_quiet_day(out: Path, seed: int = 0, minutes: int = 120) -> Path:
     freq = np.rint(3.6e9 + rng.normal(0, 2.5e7, (len(cpus), t)))
     ports = [{"node": h, "device": f"mlx5_{g}", "port": "1"} for h in hosts for g in range(8)]
     downed = np.tile(rng.integers(0, 2, (len(ports), 1)).astype(float), (1, t))  # old, no new
-    assert hca(0)  # the same HCAs as the bring-up: mlx5_0..7, port 1
     up = [{"node": h, "job": "node"} for h in hosts]
     metrics = {
-        "up.parquet": [
-            sim.Block("up", [{"node": h, "job": "node"} for h in hosts], np.ones((n, t)))
-        ],
+        "up.parquet": [sim.Block("up", up, np.ones((n, t)))],
         "dcgm.parquet": [
             sim.Block("DCGM_FI_DEV_GPU_UTIL", gpus, util),
             sim.Block("DCGM_FI_DEV_GPU_TEMP", gpus, temp),
