@@ -37,9 +37,14 @@ def _label_text(columns: list[str]) -> pl.Expr:
 
 
 def export_openmetrics(
-    incident: Path | str, out: Path | str, window: TimeWindow | None = None
+    incident: Path | str,
+    out: Path | str,
+    window: TimeWindow | None = None,
+    *,
+    logs: bool = False,
 ) -> tuple[Path, int]:
-    """Write every sample of the folder's Parquet metrics (in the window) as OpenMetrics."""
+    """Write every sample of the folder's Parquet metrics (in the window) as OpenMetrics;
+    with `logs`, also the log signature counters that log checks read (`log_counters`)."""
     folder = IncidentFolder(incident)
     files = [p for p in FolderSource(folder).files() if p.suffix == ".parquet"]
     if not files:
@@ -73,6 +78,21 @@ def export_openmetrics(
                 if text:
                     fh.write(text + "\n")
                 total += batch.height
+        if logs:
+            counters = log_counters(folder, window)
+            columns = ["node", "signature", "xid"]
+            lines = counters.select(
+                pl.format(
+                    "{}{{{}}} {} {}",
+                    pl.col("metric"),
+                    _label_text(columns),
+                    pl.col("value"),
+                    (pl.col("ts").dt.epoch("ms") / 1000).round(3),
+                )
+            ).to_series()
+            if lines.len():
+                fh.write("\n".join(lines.to_list()) + "\n")
+            total += lines.len()
         fh.write("# EOF\n")
     tmp.replace(out)
     return out, total

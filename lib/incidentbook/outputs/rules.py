@@ -283,6 +283,7 @@ def rule_tests(
     incident: IncidentFolder | Path | str,
     rules_file: str,
     *,
+    window: TimeWindow | None = None,
     quiet: IncidentFolder | Path | str | None = None,
     quiet_window: TimeWindow | None = None,
     base_url: str | None = None,
@@ -304,12 +305,12 @@ def rule_tests(
     for rule in compile_case(record, pack):
         labels = rule_labels(record, rule)
         annotations = rule_annotations(record, rule, base_url)
-        for data, window, fires in (
-            (folder, folder.spec.window, True),
+        for data, period, fires in (
+            (folder, window or folder.spec.window, True),
             (quiet_folder, quiet_window, False),
         ):
-            start = _data_start(data, window)
-            span = TimeWindow(start=start, end=window.end)
+            start = _data_start(data, period)
+            span = TimeWindow(start=start, end=period.end)
             raw = raw_series(rule, data, span, pack)
             interval = scrape_interval(raw) if raw.height else EVAL_INTERVAL
             points = int((span.end - start) / interval)
@@ -358,7 +359,7 @@ def rule_tests(
                 first = start + rule.hold + (rule.rate_window or timedelta(0)) + EVAL_INTERVAL
                 first = _aligned(first, start, EVAL_INTERVAL)
                 asked, at = [], first
-                while at < window.end:
+                while at < period.end:
                     asked.append({"eval_time": _offset(at, start), "alertname": rule.alert})
                     at += quiet_every
                 out.quiet_times[rule.id] = len(asked)

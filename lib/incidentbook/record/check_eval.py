@@ -142,15 +142,30 @@ def _read(folder: IncidentFolder, span: TimeWindow, signals: list[Signal]) -> pl
     try:
         frame = FolderSource(folder).metrics(span, signals).frame
     except NoDataError:
-        return pl.DataFrame(schema={"ts": UTC_US, "signal": pl.String, "node": pl.String})
+        from incidentbook.metrics.frames import SIGNAL_SCHEMA
+
+        return pl.DataFrame(schema=SIGNAL_SCHEMA)
     return frame
 
 
 def metric_values(
-    rule: Rule, folder: IncidentFolder, window: TimeWindow, pack: SignalPack
+    rule: Rule,
+    folder: IncidentFolder,
+    window: TimeWindow,
+    pack: SignalPack,
+    known: pl.DataFrame | None = None,
 ) -> pl.DataFrame:
-    """The rule's per-host value over the window (node, ts, value), from the folder."""
+    """The rule's per-host value over the window (node, ts, value), from the folder, or
+    from `known` (a signal frame already read, e.g. the investigation's) when it has the
+    signal as the rule reads it."""
     signal = pack.get(rule.signal)
+    reusable = not rule.count_gpus and signal.kind != "counter_ratio"
+    if reusable and known is not None and signal.per == "node":
+        mine = known.filter(pl.col("signal") == signal.name).select("node", "ts", "value")
+        if mine.height:
+            if signal.kind == "counter_rate":
+                return _per_second(mine, rule.rate_window or timedelta(minutes=5))
+            return mine
     span = TimeWindow(start=window.start - (rule.rate_window or LOOKBACK), end=window.end)
     if rule.count_gpus:
         per_gpu = signal.model_copy(update={"per": "gpu", "kind": "gauge"})
@@ -187,22 +202,35 @@ def metric_values(
     return raw
 
 
-def log_values(
-    rule: Rule, folder: IncidentFolder, times: pl.Series, window: TimeWindow
-) -> pl.DataFrame:
-    """Lines of the rule's signature per host within its window before each time."""
+def matched_lines(folder: IncidentFolder, span: TimeWindow) -> pl.DataFrame:
+    """The folder's log lines in the span that took a signature: host, ts, signature, xid."""
     from incidentbook.logs.signatures import load_catalog, match
     from incidentbook.sources.folder import FolderSource
 
-    check = rule.check
-    assert isinstance(check, LogCheck)
     source = FolderSource(folder)
-    empty = pl.DataFrame(schema={"node": pl.String, "ts": UTC_US, "value": pl.Float64})
-    span = TimeWindow(start=window.start - rule.window, end=window.end)
     logs = source.logs(span) if source.has_logs() else None
     if logs is None or logs.frame.height == 0:
-        return empty
+        return pl.DataFrame(
+            schema={"host": pl.String, "ts": UTC_US, "signature": pl.String, "xid": pl.Int64}
+        )
     lines = match(logs.frame.filter(pl.col("host").is_not_null()), load_catalog())
+    return lines.filter(pl.col("signature").is_not_null()).select("host", "ts", "signature", "xid")
+
+
+def log_values(
+    rule: Rule,
+    folder: IncidentFolder,
+    times: pl.Series,
+    window: TimeWindow,
+    lines: pl.DataFrame | None = None,
+) -> pl.DataFrame:
+    """Lines of the rule's signature per host within its window before each time
+    (`lines`: matched_lines of the folder, when already read)."""
+    check = rule.check
+    assert isinstance(check, LogCheck)
+    empty = pl.DataFrame(schema={"node": pl.String, "ts": UTC_US, "value": pl.Float64})
+    if lines is None:
+        lines = matched_lines(folder, TimeWindow(start=window.start - rule.window, end=window.end))
     lines = lines.filter(pl.col("signature") == check.signature)
     if check.xid is not None:
         lines = lines.filter(pl.col("xid") == check.xid)
@@ -226,16 +254,19 @@ def condition(
     window: TimeWindow | None = None,
     pack: SignalPack | None = None,
     step: timedelta = STEP,
+    lines: pl.DataFrame | None = None,
+    known: pl.DataFrame | None = None,
 ) -> pl.DataFrame:
     """Whether the rule's condition holds on each host at each evaluation time."""
     folder = folder if isinstance(folder, IncidentFolder) else IncidentFolder(folder)
     window = window or folder.spec.window
     times = grid(window, step)
     if isinstance(rule.check, LogCheck):
-        found = log_values(rule, folder, times, window)
+        found = log_values(rule, folder, times, window, lines)
         return found.with_columns(holds=pl.col("value") >= rule.threshold).cast(CONDITION_SCHEMA)
     pack = pack or load_pack(folder.spec.signal_pack, folder.spec.signals)
-    at = _at_grid(metric_values(rule, folder, window, pack), times).drop_nulls("value")
+    values = metric_values(rule, folder, window, pack, known)
+    at = _at_grid(values, times).drop_nulls("value")
     bound = pl.lit(rule.threshold)
     if rule.relative:
         bound = rule.threshold * pl.col("value").median().over("ts")
@@ -250,19 +281,25 @@ def evaluate_folder(
     *,
     pack: SignalPack | None = None,
     step: timedelta = STEP,
+    known: pl.DataFrame | None = None,
 ) -> list[Firing]:
-    """Each rule evaluated on an incident folder's own data, over its window."""
+    """Each rule evaluated on an incident folder's own data, over its window (`known`: a
+    signal frame of that window already read, see metric_values)."""
     folder = incident if isinstance(incident, IncidentFolder) else IncidentFolder(incident)
     window = window or folder.spec.window
     pack = pack or load_pack(folder.spec.signal_pack, folder.spec.signals)
     out = []
+    lines = None
+    windows = [r.window for r in rules if isinstance(r.check, LogCheck)]
+    if windows:  # the logs are read and matched once for all the log checks
+        lines = matched_lines(folder, TimeWindow(start=window.start - max(windows), end=window.end))
     for rule in rules:
         notes = []
         if rule.signal and rule.signal not in pack.signals:
             notes.append(f"signal {rule.signal} is not in the {pack.name} pack")
             out.append(Firing(rule, pl.DataFrame(schema=EPISODE_SCHEMA), notes))
             continue
-        cond = condition(rule, folder, window, pack, step)
+        cond = condition(rule, folder, window, pack, step, lines, known)
         out.append(Firing(rule, episodes(cond, rule.hold, step), notes))
     return out
 
