@@ -51,7 +51,7 @@ def _round(value: float) -> float:
     """Three significant digits: a threshold a person reads, not a float's noise."""
     if value == 0 or not math.isfinite(value):
         return value
-    digits = 2 - int(math.floor(math.log10(abs(value))))
+    digits = 2 - math.floor(math.log10(abs(value)))
     return round(value, digits)
 
 
