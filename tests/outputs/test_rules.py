@@ -47,7 +47,7 @@ def quiet_days(tmp_path_factory) -> dict:
     out = tmp_path_factory.mktemp("quiet")
     return {
         "smollm3-storage": smollm3_quiet_day(out / "smollm3"),
-        "imbue-bringup": imbue_quiet_day(out / "imbue"),
+        "imbue-bringup": imbue_quiet_day(out / "imbue", minutes=60),
     }
 
 
