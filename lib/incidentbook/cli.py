@@ -273,9 +273,15 @@ def export_group() -> None:
 @click.option("-o", "--output", required=True, type=click.Path(dir_okay=False, path_type=Path))
 @click.option("--start", help="Only samples from here (RFC 3339 with offset).")
 @click.option("--end", help="Only samples before this (RFC 3339 with offset).")
+@click.option(
+    "--logs",
+    "with_logs",
+    is_flag=True,
+    help="Also the log signatures' lines per host, as the counter log checks read.",
+)
 @_friendly_errors
 def export_openmetrics_command(
-    incident: Path, output: Path, start: str | None, end: str | None
+    incident: Path, output: Path, start: str | None, end: str | None, with_logs: bool
 ) -> None:
     """OpenMetrics text with timestamps, for promtool backfills and VictoriaMetrics imports."""
     from incidentbook.incident import IncidentFolder
@@ -286,7 +292,7 @@ def export_openmetrics_command(
     if start or end:
         spec = IncidentFolder(incident).spec
         window = make_window(start or spec.window.start, end or spec.window.end)
-    path, samples = export_openmetrics(incident, output, window)
+    path, samples = export_openmetrics(incident, output, window, logs=with_logs)
     click.echo(f"{samples:,} samples", err=True)
     click.echo(str(path))
 
@@ -333,6 +339,190 @@ def similar(
         click.echo(f"{m.score:.2f}  {m.case.id}: {m.case.title}")
         for reason in m.reasons:
             click.echo(f"      {reason}")
+
+
+def _library(library: Path | None) -> Path:
+    from incidentbook.notebook.cells import project_root
+
+    return library or (project_root() or Path(".")) / "data" / "library"
+
+
+def _selectors(pairs: tuple[str, ...]) -> dict[str, str]:
+    out = {}
+    for pair in pairs:
+        name, sep, value = pair.partition("=")
+        if not sep or not name:
+            raise click.BadParameter(f"{pair!r}; write NAME=VALUE", param_hint="--selector")
+        out[name.strip()] = value.strip().strip('"')
+    return out
+
+
+selector_option = click.option(
+    "--selector",
+    "selector_pairs",
+    multiple=True,
+    metavar="NAME=VALUE",
+    help="A label matcher put in every expression's $selector (repeatable).",
+)
+library_argument = click.argument(
+    "library", required=False, type=click.Path(exists=True, path_type=Path)
+)
+
+
+@main.group("checks")
+def checks_group() -> None:
+    """The library's checks: what would have caught each case early."""
+
+
+@checks_group.command("export")
+@library_argument
+@click.option("-o", "--output", required=True, type=click.Path(dir_okay=False, path_type=Path))
+@click.option(
+    "--base-url",
+    help="Where the library site is published; alerts link to BASE_URL/cases/<id>.html "
+    "(default: the site's relative path).",
+)
+@selector_option
+@taxonomy_option
+@_friendly_errors
+def checks_export(
+    library: Path | None,
+    output: Path,
+    base_url: str | None,
+    selector_pairs: tuple[str, ...],
+    taxonomy_file: Path | None,
+) -> None:
+    """Prometheus alerting rules from every check of the library: one group per case."""
+    from incidentbook.outputs.rules import rules_text
+
+    records = _records(library, taxonomy_file)
+    text = rules_text(records, base_url=base_url, selectors=_selectors(selector_pairs))
+    atomic_write_text(output, text)
+    count = sum(len(r.checks) for r in records)
+    with_checks = sum(bool(r.checks) for r in records)
+    click.echo(f"{count} rules in {with_checks} groups", err=True)
+    click.echo(str(output))
+
+
+def _moment(text: str):
+    from pydantic import AwareDatetime, TypeAdapter, ValidationError
+
+    try:
+        return TypeAdapter(AwareDatetime).validate_python(text)
+    except ValidationError:
+        raise click.UsageError(
+            f"--at {text!r} is not an RFC 3339 time with an offset (2025-03-14T09:00:00Z)"
+        ) from None
+
+
+def _records(library: Path | None, taxonomy_file: Path | None) -> list:
+    from incidentbook.record.store import load_records
+
+    taxonomy = load_taxonomy(taxonomy_file)
+    path = _library(library)
+    if path.is_file():
+        return [load_record(path, taxonomy)]
+    return load_records(path, taxonomy)
+
+
+@checks_group.command("tests")
+@click.argument("case", type=click.Path(exists=True, dir_okay=False, path_type=Path))
+@click.argument("incident", type=click.Path(exists=True, file_okay=False, path_type=Path))
+@click.option("-o", "--output", required=True, type=click.Path(dir_okay=False, path_type=Path))
+@click.option(
+    "--rules",
+    "rules_file",
+    default="rules.yml",
+    show_default=True,
+    help="The rule file the tests load, relative to the test file (from `checks export`).",
+)
+@click.option(
+    "--quiet",
+    type=click.Path(exists=True, file_okay=False, path_type=Path),
+    help="An incident folder of a quiet day (default: the incident's own baseline window).",
+)
+@click.option("--base-url", help="As given to `checks export`.")
+@taxonomy_option
+@_friendly_errors
+def checks_tests(
+    case: Path,
+    incident: Path,
+    output: Path,
+    rules_file: str,
+    quiet: Path | None,
+    base_url: str | None,
+    taxonomy_file: Path | None,
+) -> None:
+    """`promtool test rules` tests of one case's rules, from its incident folder: each rule
+    fires there on the hosts it should, and stays silent on a quiet day."""
+    from incidentbook.outputs.rules import rule_tests, rule_tests_text
+
+    record = load_record(case, load_taxonomy(taxonomy_file))
+    tests = rule_tests(record, incident, rules_file, quiet=quiet, base_url=base_url)
+    atomic_write_text(output, rule_tests_text(tests))
+    for rule_id, (at, hosts) in tests.fires.items():
+        click.echo(f"  {rule_id}: fires at +{at} on {len(hosts)} hosts", err=True)
+    for note in tests.notes:
+        click.echo(f"  note: {note}", err=True)
+    click.echo(str(output))
+
+
+@main.command("check")
+@library_argument
+@click.option("--source", required=True, metavar="URI", help="prometheus+http://HOST:PORT")
+@click.option("--at", "at_time", help="Evaluate at this moment (RFC 3339; default: now).")
+@click.option("--start", help="Or over a range: its start (RFC 3339 with offset).")
+@click.option("--end", help="The range's end (RFC 3339 with offset).")
+@click.option("--json", "as_json", is_flag=True)
+@click.option("--base-url", help="Where the library site is published (for the case links).")
+@selector_option
+@taxonomy_option
+def check_command(
+    library: Path | None,
+    source: str,
+    at_time: str | None,
+    start: str | None,
+    end: str | None,
+    as_json: bool,
+    base_url: str | None,
+    selector_pairs: tuple[str, ...],
+    taxonomy_file: Path | None,
+) -> None:
+    """Which past incidents' precursors are present on a live cluster now.
+
+    Evaluates every check of the library on the server. Exit status 1 when a check fires,
+    0 when none does, 2 on an error.
+    """
+    from datetime import UTC, datetime
+
+    from incidentbook.outputs.console import print_live_check
+    from incidentbook.record.check_live import check_cluster
+    from incidentbook.window import make_window
+
+    try:
+        if at_time and (start or end):
+            raise click.UsageError("give --at, or --start and --end, not both")
+        if bool(start) != bool(end):
+            raise click.UsageError("--start and --end go together")
+        records = _records(library, taxonomy_file)
+        selectors = _selectors(selector_pairs)
+        if start:
+            window = make_window(start, end)
+            result = check_cluster(records, source, window=window, selectors=selectors)
+        else:
+            at = _moment(at_time) if at_time else datetime.now(UTC)
+            result = check_cluster(records, source, at=at, selectors=selectors)
+    except click.UsageError as exc:
+        click.echo(f"error: {exc.format_message()}", err=True)
+        sys.exit(2)
+    except (IncidentbookError, ValueError) as exc:
+        click.echo(f"error: {exc}", err=True)
+        sys.exit(2)
+    if as_json:
+        click.echo(json.dumps(result.as_json(base_url), indent=2, ensure_ascii=False))
+    else:
+        print_live_check(result, base_url)
+    sys.exit(1 if result.fired else 0)
 
 
 def _params(pairs: tuple[tuple[str, str], ...]) -> dict[str, str]:

@@ -379,3 +379,51 @@ def test_with_citation_adds_once_and_removes():
     assert with_citation(text, "Evidence: x.", True) == text
     assert with_citation(text, "Evidence: x.", False) == "Seen on the dashboard."
     assert with_citation("", "Evidence: x.", True) == "Evidence: x."
+
+
+# -- drafted checks ----------------------------------------------------------------------------
+
+
+def test_drafted_checks_are_shown_confirmed_or_removed_and_saved(incident, investigation):
+    case_path, record = incident
+    assert "checks" in record.drafted
+    assert [c.id for c in record.checks] == ["disk-read-latency"]
+    assert record.checks[0].drafted
+    form = record_form(record, case_path)
+    assert form.markers["checks"].layout.display != "none"
+    row = form.checks.rows["disk-read-latency"]
+    assert row["badge"].layout.display != "none"
+
+    row["confirm"].click()
+    assert "checks" not in form.drafted
+    assert form.checks.rows["disk-read-latency"]["badge"].layout.display == "none"
+    form.save_button.click()
+    assert form.problems == [], form.problems
+    written = _written(case_path)["checks"]
+    assert written == [
+        {**record.checks[0].model_dump(mode="json", exclude_none=True), "drafted": False}
+    ]
+    assert "for_" not in case_path.read_text()
+
+    # The next run keeps the person's check, confirmed, and drafts none over it.
+    redrafted = draft_record(investigation, narrative=load_narrative(case_path))
+    assert "checks" not in redrafted.drafted
+    assert [(c.id, c.drafted) for c in redrafted.checks] == [("disk-read-latency", False)]
+
+    form = record_form(redrafted, case_path)
+    form.checks.rows["disk-read-latency"]["remove"].click()
+    form.save_button.click()
+    assert _written(case_path)["checks"] == []
+    assert draft_record(investigation, narrative=load_narrative(case_path)).checks == []
+
+
+def test_an_invalid_check_in_the_form_is_named_and_not_saved(incident):
+    case_path, record = incident
+    form = record_form(record, case_path)
+    broken = {**form.checks.value[0], "expr": "sum by (node) (rate(x[5m])", "drafted": False}
+    form.checks.value = [broken]
+    form._changed("checks")
+    assert form.save() is False
+    assert not case_path.exists()
+    text = form.errors["checks"].value
+    assert "[0].expr" in text and "not valid PromQL" in text and "case smollm3-storage" in text

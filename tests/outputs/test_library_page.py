@@ -57,3 +57,26 @@ def test_no_sentence_is_copied_from_the_page(shared, number):
         " ".join(mine[i : i + 8]) for i in range(len(mine) - 7) if tuple(mine[i : i + 8]) in runs
     ]
     assert not copied
+
+
+def test_the_library_site_shows_each_cases_checks(tmp_path):
+    from incidentbook.outputs.site import build_site
+
+    build_site(LIBRARY, tmp_path)
+    page = (tmp_path / "cases" / "imbue-h100-cluster-bringup.html").read_text()
+    section = page[page.index('<section id="checks">') :]
+    section = section[: section.index("</section>")]
+    for check_id in (
+        "host-not-up",
+        "pcie-link-downtrained",
+        "infiniband-link-flaps",
+        "fans-pinned",
+        "cpu-clock-capped",
+        "nvme-hang",
+    ):
+        assert f'id="check-{check_id}"' in section
+    assert "pcie_link_width &lt; 16 for 5m" in section
+    assert "log signature nvme-io-timeout at least 1x within 10m" in section
+    assert "draft-badge" not in section  # the library's checks are a person's
+    smol = (tmp_path / "cases" / "smollm3-storage-throughput-drops.html").read_text()
+    assert "fs_used_ratio &gt; 0.9 for 10m" in smol

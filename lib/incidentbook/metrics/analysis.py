@@ -48,6 +48,7 @@ from incidentbook.metrics.episodes import Episode, Found, find
 from incidentbook.metrics.frames import cluster_series
 from incidentbook.metrics.shifts import segment
 from incidentbook.metrics.signals import Signal
+from incidentbook.metrics.training import training_findings
 from incidentbook.record.model import Correlation, Finding, Verdict
 from incidentbook.text import format_span, format_value, listing
 from incidentbook.window import TimeWindow
@@ -324,8 +325,8 @@ def outlier_hosts(
     """
     findings = []
     for name, signal in signals.items():
-        if signal.role == "liveness":
-            continue  # hosts that are down are failure rates, not outliers
+        if signal.role in ("liveness", "health"):
+            continue  # hosts that are down are failure rates; health is the run's own
         rows = frame.filter(pl.col("signal") == name)
         if rows.height == 0:
             continue
@@ -497,6 +498,8 @@ def analyze(
     interval_parts = []
     for name in sorted(cluster.get_column("signal").unique().to_list()):
         signal = signals[name]
+        if signal.role == "health":
+            continue  # metrics.training reads these
         series = cluster.filter(pl.col("signal") == name).select("ts", "value")
         base_values = series.filter(baseline.contains())
         level = float((base_values if base_values.height else series).get_column("value").median())
@@ -571,6 +574,7 @@ def analyze(
     findings += outlier_hosts(metrics.frame, signals, window, config)
     for name in liveness:
         findings += failure_rates(metrics.frame, window, name)
+    findings += training_findings(metrics.frame, signals, window)
     findings.sort(key=lambda f: (f.start, f.kind, f.signal, f.end))
     intervals = pl.concat(interval_parts) if interval_parts else pl.DataFrame()
     step = (

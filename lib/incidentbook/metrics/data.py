@@ -33,9 +33,14 @@ class MetricsReceipt:
     duplicates_dropped: int = 0
     gaps: list[dict] = field(default_factory=list)
     missing_signals: dict[str, str] = field(default_factory=dict)
+    origins: dict[str, str] = field(default_factory=dict)
+    """Signal -> where its samples came from, where the folder merged several sources
+    (metrics files, trainer logs, TensorBoard)."""
+    remarks: list[str] = field(default_factory=list)
+    """What a source wants said (a trainer log's inferred times, merged duplicates, ...)."""
 
     def notes(self) -> list[str]:
-        out = []
+        out = list(self.remarks)
         if self.duplicates_dropped:
             out.append(
                 f"{self.duplicates_dropped} duplicate samples (same series and time) were dropped"

@@ -696,6 +696,11 @@ def find(
 ) -> Found:
     """Per-host episodes beside the cluster's findings; events said as events, routine
     moves left out, outlier hosts dated from when they began, stragglers named."""
+    # Training health (loss, grad norm) tells of the run, not of the cluster: its findings
+    # join the timeline but neither cause nor explain a stall.
+    health = {n for n, s in signals.items() if s.role == "health"}
+    signals = {n: s for n, s in signals.items() if n not in health}
+    findings = [f for f in findings if f.signal not in health]
     host_eps = host_episodes(frame, signals, baseline, threshold)
     # Counters of events and codes are judged by their counts on each host, not as levels.
     as_levels = {"spike", "drop", "level_shift", "trend", "outlier_host"}

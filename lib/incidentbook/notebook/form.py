@@ -37,8 +37,10 @@ from incidentbook.record.narrative import (
     action_item_data,
     autosave,
     autosave_path,
+    check_data,
     cite_line,
     cited,
+    confirm_check,
     history_dir,
     history_versions,
     load_narrative,
@@ -48,6 +50,7 @@ from incidentbook.record.narrative import (
     problem_field,
     read_autosave,
     remediation_items,
+    remove_check,
     save_with_history,
     strip_draft_mark,
     validate_narrative,
@@ -75,6 +78,7 @@ _TITLES = {
     "contributing_factors": "Contributing factors",
     "remediation": "Remediation",
     "action_items": "Action items",
+    "checks": "Checks",
 }
 # What the form adds to a field's description in the record model (the schema's words),
 # and the help of the two fields the schema leaves undescribed.
@@ -369,6 +373,94 @@ class ActionItemsEditor:
         ]
 
 
+class ChecksEditor:
+    """The record's checks, one row each: what it tests, a DRAFT badge with a confirm
+    button while it is the data's, and a remove button."""
+
+    def __init__(self, checks: Iterable[Any] = ()):
+        self.items: list[dict[str, Any]] = check_data(checks)
+        self._callbacks: list[Callable[[], None]] = []
+        self.rows: dict[str, dict[str, Any]] = {}
+        self.widget = W.VBox()
+        self._render()
+
+    def on_change(self, callback: Callable[[], None]) -> None:
+        self._callbacks.append(callback)
+
+    def _notify(self) -> None:
+        for callback in self._callbacks:
+            callback()
+
+    @staticmethod
+    def describe(item: Mapping[str, Any]) -> str:
+        from pydantic import TypeAdapter
+
+        from incidentbook.record.checks import Check, compile_check
+
+        try:
+            return compile_check(TypeAdapter(Check).validate_python(item), "").describe()
+        except Exception:  # an invalid check is shown as written; Save reports why
+            return item.get("expr") or item.get("signature") or item.get("assert") or ""
+
+    def _render(self) -> None:
+        old = list(self.widget.children)
+        self.rows = {}
+        children = []
+        for item in self.items:
+            text = (
+                f"<code>{html.escape(item['id'])}</code> "
+                f"<code>{html.escape(item.get('kind', ''))}</code> "
+                f"<b>{html.escape(self.describe(item))}</b> "
+                f"({html.escape(item.get('severity', 'warning'))}): "
+                f"{html.escape(item.get('message', ''))}"
+            )
+            label = _html(text, "ib-check", flex="1 1 auto", width="auto")
+            badge = _html("<span class='ib-badge' title='drafted from the data'>DRAFT</span>")
+            confirm = W.Button(
+                description="confirm",
+                tooltip="keep this drafted check as yours",
+                layout=W.Layout(width="auto", height="22px"),
+            )
+            confirm.add_class("ib-confirm-check")
+            confirm.on_click(lambda _, i=item["id"]: self.confirm(i))
+            remove = W.Button(
+                icon="times", tooltip="remove this check", layout=W.Layout(width="32px")
+            )
+            remove.add_class("ib-remove-check")
+            remove.on_click(lambda _, i=item["id"]: self.remove(i))
+            drafted = bool(item.get("drafted"))
+            _show(badge, drafted)
+            _show(confirm, drafted)
+            row = W.HBox([badge, confirm, label, remove], layout=W.Layout(align_items="center"))
+            row.add_class("ib-check-row")
+            self.rows[item["id"]] = {"badge": badge, "confirm": confirm, "remove": remove}
+            children.append(row)
+        if not children:
+            children = [_html("<p class='ib-note'>No checks.</p>", "ib-note")]
+        self.widget.children = children
+        for widget in old:
+            _close(widget)
+
+    def confirm(self, check_id: str) -> None:
+        self.items = confirm_check(self.items, check_id)
+        self._render()
+        self._notify()
+
+    def remove(self, check_id: str) -> None:
+        self.items = remove_check(self.items, check_id)
+        self._render()
+        self._notify()
+
+    @property
+    def value(self) -> list[dict[str, Any]]:
+        return [dict(c) for c in self.items]
+
+    @value.setter
+    def value(self, checks: Iterable[Any]) -> None:
+        self.items = check_data(checks)
+        self._render()
+
+
 class RecordForm:
     """The form over one drafted record; display it, or its `.widget`, in a notebook."""
 
@@ -438,6 +530,8 @@ class RecordForm:
             item.model_dump(mode="json", exclude_none=True) for item in r.action_items
         )
         self.actions.on_change(lambda: self._changed("action_items"))
+        self.checks = ChecksEditor(r.checks)
+        self.checks.on_change(lambda: self._changed("checks"))
 
         self.errors = {name: _html("", "ib-error", display="none") for name in FORM_FIELDS}
         self.markers: dict[str, Any] = {}
@@ -448,6 +542,7 @@ class RecordForm:
             **{n: p.widget for n, p in self.pickers.items()},
             "remediation": self.remediation,
             "action_items": self.actions.widget,
+            "checks": self.checks.widget,
         }
         for name, control in controls.items():
             self.fields[name] = self._field(name, control)
@@ -563,6 +658,7 @@ class RecordForm:
                     self.fields["action_items"],
                     self.fields["lessons"],
                 ),
+                section("Check your cluster for this", self.fields["checks"]),
                 W.HBox([self.save_button, self.status], layout=W.Layout(margin="12px 0 0 0")),
                 self.general_errors,
             ]
@@ -604,6 +700,7 @@ class RecordForm:
         out.update({name: picker.value for name, picker in self.pickers.items()})
         out["remediation"] = self.remediation.value
         out["action_items"] = self.actions.value
+        out["checks"] = self.checks.value
         return {name: out[name] for name in FORM_FIELDS}
 
     def set_values(self, values: Mapping[str, Any]) -> None:
@@ -620,6 +717,8 @@ class RecordForm:
                     )
                 elif name == "action_items":
                     self.actions.value = value or []
+                elif name == "checks":
+                    self.checks.value = value or []
             self._sync_citations()
 
     def narrative(self, existing: Mapping[str, Any] | None = None) -> dict[str, Any]:
@@ -653,7 +752,11 @@ class RecordForm:
         self._schedule_autosave()
 
     def confirm(self, name: str) -> None:
-        """Take a drafted field as the person's own, unchanged (the button next to DRAFT)."""
+        """Take a drafted field as the person's own, unchanged (the button next to DRAFT);
+        for the checks, every one of them."""
+        if name == "checks":
+            with self._quietly():
+                self.checks.value = [{**c, "drafted": False} for c in self.checks.value]
         self._changed(name)
 
     def _cite(self, line: str, on: bool) -> None:

@@ -91,3 +91,52 @@ def _logs_json(inv: Investigation) -> dict | None:
 def analysis_json_text(inv: Investigation) -> str:
     """`incidentbook analyze --json`'s output."""
     return json.dumps(analysis_json(inv), indent=2, ensure_ascii=False, default=_jsonable)
+
+
+def print_live_check(result, base_url: str | None = None, console: Console | None = None) -> None:
+    """What `incidentbook check` prints: each past incident whose precursors are present,
+    its hosts and since when, and the case to read."""
+    from incidentbook.outputs.rules import case_url
+
+    console = console or Console(width=None if Console().is_terminal else 140)
+    when = (
+        f"at {result.at:%Y-%m-%d %H:%M:%S} UTC"
+        if result.at
+        else f"from {result.window.start:%Y-%m-%d %H:%M} to {result.window.end:%Y-%m-%d %H:%M} UTC"
+    )
+    checked = len(result.firings)
+    fired = result.fired
+    console.print(f"{checked} checks of {len(result.records)} cases on {result.source}, {when}")
+    if not fired:
+        console.print("No past incident's precursors are present.")
+    by_case: dict[str, list] = {}
+    for f in fired:
+        by_case.setdefault(f.rule.case, []).append(f)
+    for case, firings in by_case.items():
+        record = result.records[case]
+        console.print(f"\n[bold]{record.title}[/bold]  read: {case_url(case, base_url)}")
+        for f in firings:
+            eps = f.episodes
+            since = eps.get_column("pending").min()
+            table = Table(
+                title=(
+                    f"{f.rule.check.severity}: {f.rule.id} ({f.rule.describe()}) on "
+                    f"{eps.get_column('node').n_unique()} hosts, since {since:%Y-%m-%d %H:%M} UTC"
+                ),
+                title_justify="left",
+            )
+            for column in ("host", "since", "fired", "value"):
+                table.add_column(column, justify="right" if column == "value" else "left")
+            for row in eps.head(20).iter_rows(named=True):
+                table.add_row(
+                    row["node"],
+                    f"{row['pending']:%H:%M:%S}",
+                    f"{row['fired']:%H:%M:%S}",
+                    f"{row['value']:.4g}",
+                )
+            if eps.height > 20:
+                table.add_row(f"... {eps.height - 20} more", "", "", "")
+            console.print(table)
+            console.print(f"  {f.rule.check.message}")
+    for note in result.notes:
+        console.print(f"note: {note}")

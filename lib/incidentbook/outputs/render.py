@@ -47,6 +47,40 @@ def _md_text(text: str) -> str:
     return "\n\n".join(" ".join(p.split()) for p in (text or "").split("\n\n") if p.strip())
 
 
+def check_rows(record: CaseRecord) -> list[dict]:
+    """The record's checks as a page shows them: id, kind, condition in words, severity,
+    message, drafted."""
+    from incidentbook.record.checks import compile_check
+
+    rows = []
+    for check in record.checks:
+        try:
+            condition = compile_check(check, record.id).describe()
+        except Exception as exc:  # a signal the default pack lacks: say so, not crash a page
+            condition = f"(cannot be compiled here: {exc})"
+        rows.append(
+            {
+                "id": check.id,
+                "kind": check.kind,
+                "condition": condition,
+                "severity": check.severity,
+                "message": check.message,
+                "drafted": check.drafted,
+            }
+        )
+    return rows
+
+
+def lead_text(seconds: float | None) -> str:
+    """How long before the symptom, in words: '68 min before', '1 min after'."""
+    if seconds is None:
+        return "no symptom onset known"
+    minutes = round(seconds / 60)
+    if minutes == 0:
+        return "with the symptom"
+    return f"{abs(minutes)} min {'before' if minutes > 0 else 'after'}"
+
+
 @lru_cache(maxsize=1)
 def environment() -> jinja2.Environment:
     env = jinja2.Environment(
@@ -60,8 +94,13 @@ def environment() -> jinja2.Environment:
     env.filters["paragraphs"] = _paragraphs
     env.filters["md_text"] = _md_text
     env.globals.update(
-        SECTIONS=SECTIONS, FACETS=FACETS, FACET_FIELDS=FACET_FIELDS, DRAFT_FIELDS=DRAFT_FIELDS
+        SECTIONS=SECTIONS,
+        FACETS=FACETS,
+        FACET_FIELDS=FACET_FIELDS,
+        DRAFT_FIELDS=DRAFT_FIELDS,
+        check_rows=check_rows,
     )
+    env.filters["lead"] = lead_text
     return env
 
 

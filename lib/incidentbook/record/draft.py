@@ -20,18 +20,20 @@ import polars as pl
 
 from incidentbook.errors import IncidentbookError
 from incidentbook.logs.severity import NOTABLE_SIGNATURE_SEVERITIES
+from incidentbook.metrics.training import TRAINING_KINDS
 from incidentbook.paths import resources_dir
 from incidentbook.record.model import (
     NARRATIVE_FIELDS,
     SCHEMA_VERSION,
     CaseRecord,
     ChartFile,
+    CheckHit,
     Evidence,
     LogSignature,
     TimelineEvent,
 )
 from incidentbook.record.narrative import DRAFT_MARK, load_narrative
-from incidentbook.record.store import load_record
+from incidentbook.record.store import load_record, load_records
 from incidentbook.record.taxonomy import Taxonomy, load_taxonomy
 from incidentbook.text import format_time
 
@@ -143,7 +145,12 @@ def draft_timeline(inv: Investigation) -> list[TimelineEvent]:
     for f in inv.findings:
         first_of_kind = (f.kind, f.signal) not in seen
         seen.add((f.kind, f.signal))
-        if f.signal == analysis.primary or f.kind in {"failure_rate", "signature", "level_shift"}:
+        if f.signal == analysis.primary or f.kind in {
+            "failure_rate",
+            "signature",
+            "level_shift",
+            *TRAINING_KINDS,
+        }:
             events.append(TimelineEvent(at=f.start, text=f.summary))
         elif first_of_kind and f.kind in {"spike", "drop"}:
             events.append(TimelineEvent(at=f.start, text=f"First of its kind: {f.summary}"))
@@ -189,6 +196,34 @@ def evidence_from(inv: Investigation, charts: list[ChartFile] | None = None) -> 
     )
 
 
+def draft_checks_of(inv: Investigation) -> list[dict[str, Any]]:
+    """The checks the data suggests: from the first candidate cause of the diagnosis
+    (correlations come causes first, in the verdict's order) and the signatures found."""
+    from incidentbook.record.check_draft import (
+        FoundSignature,
+        cause_from_correlations,
+        draft_checks,
+    )
+
+    cause = cause_from_correlations(
+        inv.correlations, inv.findings, inv.pack.signals, inv.analysis.primary
+    )
+    found = []
+    if inv.logs is not None:
+        for row in inv.logs.signatures.iter_rows(named=True):
+            found.append(
+                FoundSignature(
+                    signature=row["signature"],
+                    severity=row["severity"] or "",
+                    explanation=row["explanation"] or "",
+                    xid=row["xid"],
+                    label=row["label"] or "",
+                )
+            )
+    checks = draft_checks(*(cause or (None, None, None, None)), found)
+    return [c.model_dump(mode="json", exclude_none=True) for c in checks]
+
+
 def drafts(inv: Investigation, taxonomy: Taxonomy) -> dict[str, Any]:
     """What the data alone would say for each narrative field it can draft."""
     spec = inv.spec
@@ -207,7 +242,56 @@ def drafts(inv: Investigation, taxonomy: Taxonomy) -> dict[str, Any]:
         "root_causes": ["unknown"],
         "components": components,
         "symptom_tags": symptom_tags,
+        "checks": draft_checks_of(inv),
     }
+
+
+def default_library() -> Path | None:
+    """The checkout's data/library, when there is one."""
+    folder = resources_dir().parent / "data" / "library"
+    return folder if folder.is_dir() else None
+
+
+def checks_fired(
+    inv: Investigation, own: list, case_id: str, library: Path | None
+) -> tuple[list[CheckHit], Any]:
+    """The checks (this record's and the library's) that fire on the incident's own data,
+    with how long before the symptom's first anomaly; and that onset."""
+    from incidentbook.record.check_eval import evaluate_folder, lead, symptom_onset
+    from incidentbook.record.checks import compile_check
+    from incidentbook.sources.folder import FolderSource
+
+    onset = symptom_onset(inv.findings, inv.analysis.primary)
+    try:
+        if not FolderSource(inv.folder).files():
+            return [], onset
+    except IncidentbookError:
+        return [], onset
+    rules = [compile_check(c, case_id, inv.pack) for c in own]
+    if library is not None and library.is_dir():
+        for record in load_records(library, inv.taxonomy):
+            if record.id != case_id:
+                rules += [compile_check(c, record.id, inv.pack) for c in record.checks]
+    rules = [r for r in rules if r.signal is None or r.signal in inv.pack.signals]
+    hits = []
+    known = inv.metrics.frame if inv.source is None else None
+    for firing in evaluate_folder(rules, inv.folder, inv.window, pack=inv.pack, known=known):
+        if not firing.fired:
+            continue
+        ahead = lead(firing, onset)
+        hits.append(
+            CheckHit(
+                case=firing.rule.case,
+                check=firing.rule.id,
+                condition=firing.rule.describe(),
+                first_fired=firing.first_fired,
+                lead_seconds=None if ahead is None else ahead.total_seconds(),
+                hosts=firing.hosts,
+                drafted=firing.rule.check.drafted,
+            )
+        )
+    hits.sort(key=lambda h: (h.first_fired, h.case, h.check))
+    return hits, onset
 
 
 def draft_record(
@@ -217,6 +301,7 @@ def draft_record(
     previous: CaseRecord | None = None,
     charts: list[ChartFile] | None = None,
     taxonomy: Taxonomy | None = None,
+    library: Path | None = None,
 ) -> CaseRecord:
     """The case record: evidence from the data, narrative from the person, drafts between."""
     taxonomy = taxonomy or inv.taxonomy or load_taxonomy()
@@ -237,6 +322,11 @@ def draft_record(
         fields[field] = value
         from_person.add(field)
     evidence = evidence_from(inv, charts)
+    own = CaseRecord.model_validate(
+        {"schema_version": SCHEMA_VERSION, "id": inv.spec.id, **fields},
+        context={"taxonomy": taxonomy},
+    ).checks
+    evidence.checks_fired, evidence.symptom_onset = checks_fired(inv, own, inv.spec.id, library)
     if previous is not None and previous.evidence is not None:
         kept = [e for e in previous.evidence.timeline if e.source == "person"]
         evidence.timeline = sorted([*evidence.timeline, *kept], key=lambda e: (e.at, e.text))
@@ -270,5 +360,9 @@ def draft(
             ) from None
     taxonomy = taxonomy or inv.taxonomy
     return draft_record(
-        inv, narrative=load_narrative(inv.folder.case_path), previous=previous, taxonomy=taxonomy
+        inv,
+        narrative=load_narrative(inv.folder.case_path),
+        previous=previous,
+        taxonomy=taxonomy,
+        library=default_library(),
     )

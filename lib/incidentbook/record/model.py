@@ -25,6 +25,7 @@ from pydantic import (
     model_validator,
 )
 
+from incidentbook.record.checks import Check
 from incidentbook.record.taxonomy import SLUG, Taxonomy, load_taxonomy
 from incidentbook.window import TimeWindow
 
@@ -145,6 +146,14 @@ FindingKind = Literal[
     "new_template",
     "straggler",
     "events",
+    # training health (metrics.training)
+    "loss_spike",
+    "grad_norm_spike",
+    "loss_scale_collapse",
+    "skipped_iterations",
+    "nan_iterations",
+    "restart",
+    "stall",
 ]
 
 
@@ -249,6 +258,21 @@ class ChartFile(_Strict):
     path: str = Field(description="Relative to the record's folder.")
 
 
+class CheckHit(_Strict):
+    """A check that fires on this incident's own data, and how early."""
+
+    case: str = Field(description="The case the check belongs to (this one, or a library case).")
+    check: str = Field(description="The check's id within that case.")
+    condition: str = Field("", description="What it tests, in a few words.")
+    first_fired: AwareDatetime
+    lead_seconds: float | None = Field(
+        None,
+        description="How long before the symptom's first anomaly it fired (negative: after).",
+    )
+    hosts: list[str] = Field(default_factory=list, description="Hosts it fired on, sorted.")
+    drafted: bool = False
+
+
 class Evidence(_Strict):
     """What the data shows; filled by the workbook, recomputed on every regeneration."""
 
@@ -261,6 +285,13 @@ class Evidence(_Strict):
     log_signatures: list[LogSignature] = Field(default_factory=list)
     timeline: list[TimelineEvent] = Field(default_factory=list)
     charts: list[ChartFile] = Field(default_factory=list)
+    checks_fired: list[CheckHit] = Field(
+        default_factory=list,
+        description="Checks (this case's and the library's) that fire on the incident's data.",
+    )
+    symptom_onset: AwareDatetime | None = Field(
+        None, description="When the primary symptom's first anomaly began."
+    )
 
 
 FACET_FIELDS: dict[str, str] = {
@@ -288,6 +319,7 @@ NARRATIVE_FIELDS: tuple[str, ...] = (
     "action_items",
     "lessons",
     "references",
+    "checks",
 )
 """What a person writes (or confirms); everything in `evidence` is recomputed from data."""
 
@@ -326,6 +358,13 @@ class CaseRecord(_Strict):
     action_items: list[ActionItem] = Field(default_factory=list)
     lessons: str = Field("", description="What to carry to the next cluster.")
     references: list[Reference] = Field(default_factory=list, description="Public write-ups.")
+    checks: list[Check] = Field(
+        default_factory=list,
+        description=(
+            "What would have caught it early: PromQL conditions, log signatures and host "
+            "health assertions, run against a live cluster by `incidentbook check`."
+        ),
+    )
 
     evidence: Evidence | None = Field(None, description="Filled from data by the workbook.")
     drafted: list[str] = Field(
@@ -351,6 +390,15 @@ class CaseRecord(_Strict):
     def _no_blank_items(cls, value: list[str]) -> list[str]:
         if any(not item.strip() for item in value):
             raise ValueError("remediation items must not be blank")
+        return value
+
+    @field_validator("checks")
+    @classmethod
+    def _check_ids_unique(cls, value: list) -> list:
+        ids = [c.id for c in value]
+        twice = sorted({i for i in ids if ids.count(i) > 1})
+        if twice:
+            raise ValueError(f"check ids must be unique in a case: {', '.join(twice)}")
         return value
 
     @field_validator("drafted")

@@ -51,7 +51,7 @@ from pydantic import ValidationError
 
 from incidentbook.errors import Problem, RecordFormatError, problems_from
 from incidentbook.record.model import FACET_FIELDS, NARRATIVE_FIELDS, CaseRecord, Finding
-from incidentbook.record.store import atomic_write_text, record_error
+from incidentbook.record.store import atomic_write_text, check_location, record_error
 from incidentbook.record.taxonomy import Taxonomy, load_taxonomy
 from incidentbook.yamlio import Raise, dump_yaml, read_yaml
 
@@ -61,7 +61,13 @@ DRAFT_MARK = "Draft from the data, to be confirmed:"
 TEXT_FIELDS: tuple[str, ...] = ("title", "symptoms", "trigger", "detection", "lessons")
 FIELD_FACETS: dict[str, str] = {field: facet for facet, field in FACET_FIELDS.items()}
 """The record's facet fields, each with its facet (record.model.FACET_FIELDS turned round)."""
-FORM_FIELDS: tuple[str, ...] = (*TEXT_FIELDS, *FIELD_FACETS, "remediation", "action_items")
+FORM_FIELDS: tuple[str, ...] = (
+    *TEXT_FIELDS,
+    *FIELD_FACETS,
+    "remediation",
+    "action_items",
+    "checks",
+)
 """The narrative fields the form edits; the others are kept as case.yaml has them."""
 
 AUTOSAVE_FILE = ".case-draft.yaml"
@@ -123,6 +129,26 @@ def _default(field_name: str) -> Any:
     return None if info.is_required() else info.get_default(call_default_factory=True)
 
 
+def check_data(checks: Iterable[Any]) -> list[dict[str, Any]]:
+    """The checks as case.yaml holds them: each as the record writes it (`for`, `assert`),
+    `drafted: true` kept on those a person has not confirmed."""
+    out = []
+    for check in checks:
+        data = check if isinstance(check, Mapping) else check.model_dump(mode="json")
+        out.append({k: v for k, v in data.items() if v is not None})
+    return out
+
+
+def confirm_check(checks: Iterable[Any], check_id: str) -> list[dict[str, Any]]:
+    """The checks with one confirmed: no longer drafted, the person's own."""
+    return [{**c, "drafted": False} if c["id"] == check_id else c for c in check_data(checks)]
+
+
+def remove_check(checks: Iterable[Any], check_id: str) -> list[dict[str, Any]]:
+    """The checks without one (a drafted check the person does not want)."""
+    return [c for c in check_data(checks) if c["id"] != check_id]
+
+
 def _convert(field_name: str, value: Any) -> Any:
     if field_name in TEXT_FIELDS:
         return strip_draft_mark(value or "").strip()
@@ -132,6 +158,8 @@ def _convert(field_name: str, value: Any) -> Any:
         return remediation_items(value or "")
     if field_name == "action_items":
         return action_item_data(value or [])
+    if field_name == "checks":
+        return check_data(value or [])
     raise KeyError(field_name)
 
 
@@ -179,9 +207,11 @@ def validate_narrative(
     remaining = record.drafted if drafted is None else drafted
     data["drafted"] = [f for f in remaining if f not in narrative]
     try:
-        merged = CaseRecord.model_validate(data, context={"taxonomy": taxonomy or load_taxonomy()})
+        merged = CaseRecord.model_validate(
+            data, context={"taxonomy": taxonomy or load_taxonomy(), "case": record.id}
+        )
     except ValidationError as exc:
-        return None, problems_from(exc, file)
+        return None, problems_from(exc, file, names=check_location)
     return merged, []
 
 

@@ -68,11 +68,21 @@ def load_record(path: Path | str, taxonomy: Taxonomy | None = None) -> CaseRecor
     """Load and validate one record; raises RecordFormatError or RecordInvalid."""
     path = Path(path)
     data, lines = read_record_data(path)
-    context = {"taxonomy": taxonomy} if taxonomy else None
+    # The case id goes in the context so that a check's problem names its case.
+    context = {"taxonomy": taxonomy} if taxonomy else {}
+    if isinstance(data.get("id"), str):
+        context["case"] = data["id"]
     try:
-        return CaseRecord.model_validate(data, context=context)
+        return CaseRecord.model_validate(data, context=context or None)
     except ValidationError as exc:
-        raise RecordInvalid(problems_from(exc, str(path), lines)) from None
+        raise RecordInvalid(problems_from(exc, str(path), lines, names=check_location)) from None
+
+
+def check_location(loc: tuple) -> tuple:
+    """`checks[0].promql.expr` -> `checks[0].expr`: the check's kind is no part of its path."""
+    if len(loc) > 2 and loc[0] == "checks" and loc[2] in {"promql", "log", "health"}:
+        return (*loc[:2], *loc[3:])
+    return loc
 
 
 def record_files(paths: list[Path]) -> Iterator[Path]:
@@ -137,5 +147,5 @@ def save_record(record: CaseRecord, path: Path | str, taxonomy: Taxonomy | None 
     try:
         checked = CaseRecord.model_validate(record.model_dump(mode="json"), context=context)
     except ValidationError as exc:
-        raise RecordInvalid(problems_from(exc, str(path))) from None
+        raise RecordInvalid(problems_from(exc, str(path), names=check_location)) from None
     return atomic_write_text(path, record_text(checked, "json" if suffix == ".json" else "yaml"))

@@ -435,6 +435,9 @@ SCENARIOS: Registry[Scenario] = Registry(
     "incidentbook.scenarios",
     {
         "smollm3-storage": "incidentbook.scenarios.smollm3_storage:SCENARIO",
+        "smollm3-storage-trainer-log": (
+            "incidentbook.scenarios.smollm3_storage:TRAINER_LOG_SCENARIO"
+        ),
         "imbue-bringup": "incidentbook.scenarios.imbue_bringup:SCENARIO",
         "thermal-throttle": "incidentbook.scenarios.thermal_throttle:SCENARIO",
         "slow-gpu": "incidentbook.scenarios.slow_gpu:SCENARIO",
