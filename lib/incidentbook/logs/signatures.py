@@ -14,7 +14,14 @@ from functools import lru_cache
 from pathlib import Path
 
 import polars as pl
-from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator
+from pydantic import (
+    BaseModel,
+    ConfigDict,
+    Field,
+    ValidationError,
+    field_validator,
+    model_validator,
+)
 
 from incidentbook.errors import IncidentbookError, invalid
 from incidentbook.logs.severity import SEVERITY_RANK as SEVERITY_RANK
@@ -30,6 +37,18 @@ class CatalogError(IncidentbookError):
     """A signature catalog that cannot be used."""
 
 
+class SeverityRule(BaseModel):
+    """A signature's severity from what its line says: when the field `field` took part in
+    the match (and, with `equals`, holds one of those values, any case), the line's
+    severity is `severity` instead of the signature's."""
+
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+    field: str
+    equals: list[str] | None = None
+    severity: Severity
+
+
 class Signature(BaseModel):
     model_config = ConfigDict(extra="forbid", frozen=True)
 
@@ -39,6 +58,8 @@ class Signature(BaseModel):
     component: str
     symptom: str
     severity: Severity
+    severity_by: list[SeverityRule] = Field(default_factory=list)
+    action: str | None = None
     explanation: str
     reference: str
 
@@ -55,6 +76,15 @@ class Signature(BaseModel):
     @property
     def fields(self) -> list[str]:
         return _fields(self.pattern)
+
+    @model_validator(mode="after")
+    def _rules_name_fields(self) -> Signature:
+        unknown = [r.field for r in self.severity_by if r.field not in _fields(self.pattern)]
+        if unknown:
+            raise ValueError(
+                f"severity_by names {', '.join(unknown)}, not a named group of the pattern"
+            )
+        return self
 
 
 @lru_cache(maxsize=256)

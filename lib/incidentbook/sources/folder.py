@@ -8,7 +8,7 @@ logs.read (every format the log-format registry knows).
 
 from __future__ import annotations
 
-from datetime import datetime
+from datetime import UTC, datetime
 from pathlib import Path
 
 import polars as pl
@@ -21,23 +21,29 @@ from incidentbook.metrics.signals import Signal
 from incidentbook.sources.files import READERS, files_span, scan_file
 from incidentbook.window import TimeWindow
 
+BOOT_JITTER_S = 60  # boot times closer than this are the same boot
+
 
 class FolderSource:
     """Metrics and logs from an incident folder (the Source contract).
 
-    `boot_times`, `assume_tz` and `formats` are read_logs' options for the logs/ folder.
+    `boot_times`, `assume_tz` and `formats` are read_logs' options for the logs/ folder;
+    each wins over incident.yaml's `logs:` (boot times host by host), and the boot times of
+    both over node_exporter's node_boot_time_seconds in the folder's metrics.
     """
 
     def __init__(
         self,
         folder: IncidentFolder | Path | str,
         *,
-        boot_times: dict[str, datetime] | None = None,
-        assume_tz: str = "UTC",
+        boot_times: dict[str, datetime | list[datetime]] | None = None,
+        assume_tz: str | None = None,
         formats: dict[str, str] | None = None,
     ):
         self.folder = folder if isinstance(folder, IncidentFolder) else IncidentFolder(folder)
-        self.log_options = {"boot_times": boot_times, "assume_tz": assume_tz, "formats": formats}
+        self.boot_times = dict(boot_times or {})
+        self.assume_tz = assume_tz
+        self.formats = dict(formats or {})
 
     def __repr__(self) -> str:
         return f"FolderSource({str(self.folder.path)!r})"
@@ -56,7 +62,51 @@ class FolderSource:
         """The window's lines of every file under logs/; None when there are none."""
         if not self.has_logs():
             return None
-        return read_logs(self.folder.logs_dir, window, **self.log_options)
+        settings = self.folder.spec.logs
+        boots: dict[str, datetime | list[datetime]] = dict(self.metric_boot_times(window))
+        boots.update(settings.boot_times)
+        boots.update(self.boot_times)
+        return read_logs(
+            self.folder.logs_dir,
+            window,
+            boot_times=boots,
+            assume_tz=self.assume_tz or settings.assume_tz,
+            formats=settings.formats | self.formats,
+            ranks=settings.rank_hosts(),
+        )
+
+    def metric_boot_times(self, window: TimeWindow) -> dict[str, list[datetime]]:
+        """Each host's boot times in the window, from node_exporter's node_boot_time_seconds
+        (a gauge of the boot's epoch seconds) in the folder's metrics; none when the folder
+        has no metrics or they cannot be read (the metrics stage says why)."""
+        signal = Signal(
+            name="boot_time", label="boot time", kind="gauge", metric="node_boot_time_seconds"
+        )
+        try:
+            files = self.files()
+            if not files:
+                return {}
+            raw = pl.concat(
+                [RAW_SCHEMA.to_frame().lazy(), *(scan_file(p, window, [signal]) for p in files)],
+                how="vertical_relaxed",
+            )
+            got = (
+                raw.filter(pl.col("node").is_not_null())
+                .select(pl.col("node").cast(pl.String), pl.col("value").round(0).cast(pl.Int64))
+                .unique()
+                .sort("node", "value")
+                .collect()
+            )
+        except (MetricsError, pl.exceptions.PolarsError):
+            return {}
+        out: dict[str, list[datetime]] = {}
+        for node, value in got.iter_rows():
+            seen = out.setdefault(node, [])
+            # NTP steps move the reported boot time by a second or so: one boot, not two.
+            if seen and value - seen[-1].timestamp() < BOOT_JITTER_S:
+                continue
+            seen.append(datetime.fromtimestamp(value, UTC))
+        return out
 
     def metrics(self, window: TimeWindow, signals: list[Signal]) -> Metrics:
         """The signals over the window, from every metrics file of the folder."""

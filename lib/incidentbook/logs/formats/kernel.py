@@ -1,6 +1,8 @@
 """Kernel messages: `dmesg --time-format iso` (with or without `--decode`), `dmesg -T`,
-raw `[seconds]` lines and pstore dumps, and `/dev/kmsg` records (the last two timed since
-boot: they need the host's boot time)."""
+`dmesg -H` (a minute stamp, then deltas), raw `[seconds]` lines and pstore dumps, and
+`/dev/kmsg` records (the last two timed since boot: the reader places them with the
+host's boot time, which a line of the file itself may state: the kernel's "setting system
+clock to ... UTC (epoch)")."""
 
 from __future__ import annotations
 
@@ -8,9 +10,9 @@ from collections.abc import Callable
 
 import polars as pl
 
-from incidentbook.logs.data import NO_BOOT_TIME
-from incidentbook.logs.formats import SKIP
-from incidentbook.logs.formats.expressions import Rule, epoch_us, local_time, text_format
+from incidentbook.logs.data import BAD_TIMESTAMP, UTC_US
+from incidentbook.logs.formats import INHERIT, NEEDS_BOOT, SKIP, Context, LogFormat
+from incidentbook.logs.formats.expressions import Rule, local_time, text_format, with_year
 from incidentbook.logs.severity import level_of_priority, level_of_word
 
 # `dmesg --decode` prefix: facility and level padded to six characters ("kern  :warn  : ").
@@ -63,11 +65,17 @@ KERNEL_CTIME = text_format(
 )
 
 
+# The RTC driver states the wall clock it set, at its own seconds since boot: a boot time.
+_CLOCK_SET = r"setting system clock to \S+(?: \S+)? UTC \((\d{9,11})\)"
+
+
 def _since_boot(us: pl.Expr) -> dict[str, pl.Expr]:
-    boot = pl.col("_boot")
+    wall = pl.col("raw").str.extract(_CLOCK_SET, 1).cast(pl.Int64, strict=False) * 1_000_000
     return {
-        "ts": epoch_us(boot + us),
-        "status": pl.when(boot.is_null()).then(pl.lit(NO_BOOT_TIME)),
+        "ts": pl.lit(None, UTC_US),
+        "_rel": us,
+        "_wall": wall,
+        "status": pl.when(us.is_not_null()).then(pl.lit(NEEDS_BOOT)),
     }
 
 
@@ -88,7 +96,8 @@ KERNEL_RAW = text_format(
     [
         Rule(
             "kernel-raw",
-            r"(?:<(?P<pri>\d{1,3})>)?" + _DECODE + r"\[ *(?P<secs>\d+\.\d+)\] ?",
+            # (`kernel:[secs] msg`: syslogd's wall messages, which quote the kernel's line)
+            r"(?:<(?P<pri>\d{1,3})>)?" + _DECODE + r"\s*(?:kernel: ?)?\[ *(?P<secs>\d+\.\d+)\] ?",
             _kernel_raw,
         ),
         Rule("kernel-raw", _PSTORE_HEADER, lambda g, ctx: {"status": pl.lit(SKIP)}),
@@ -109,4 +118,56 @@ KMSG = text_format(
         )
     ],
     needs_boot=True,
+)
+
+
+# `dmesg -H` (--human): `[Feb22 04:01] msg` when the minute changes, then `[  +0.000123] msg`
+# with the seconds since the line before. Each delta line is the last stamped line's time
+# plus the deltas since it (stamps are to the minute: so are the times).
+_HUMAN_STAMP = r"\[(?P<mon>[A-Z][a-z]{2})(?P<day>[ \d]?\d) (?P<hm>\d\d:\d\d)\] ?"
+_HUMAN_DELTA = r"\[\s*\+(?P<delta>\d+\.\d+)\] ?"
+
+
+def _human(lf: pl.LazyFrame, ctx: Context) -> pl.LazyFrame:
+    raw = pl.col("raw")
+    stamp = raw.str.extract_groups(f"^(?P<_p>{_HUMAN_STAMP})")
+    delta = raw.str.extract_groups(f"^(?P<_p>{_HUMAN_DELTA})")
+    lf = lf.with_columns(_s=stamp, _d=delta)
+    s, d = pl.col("_s"), pl.col("_d")
+    month_day = s.struct.field("mon") + " " + s.struct.field("day").str.strip_chars()
+    at = with_year(month_day + " " + s.struct.field("hm"), "%b %d %H:%M", ctx)
+    secs = d.struct.field("delta").cast(pl.Float64)
+    lf = lf.with_columns(
+        _at=at,
+        _stamped=s.struct.field("_p").is_not_null(),
+        _us=(secs * 1e6).round().cast(pl.Int64).fill_null(0),
+    ).with_columns(_run=pl.col("_stamped").cum_sum().over("fid"))
+    since = pl.col("_us").cum_sum().over("fid", "_run") - pl.col("_us").first().over("fid", "_run")
+    anchor = pl.col("_at").first().over("fid", "_run")
+    is_delta = d.struct.field("_p").is_not_null()
+    prefix = pl.coalesce(s.struct.field("_p"), d.struct.field("_p")).str.len_chars().fill_null(0)
+    return lf.with_columns(
+        ts=pl.when(pl.col("_stamped"))
+        .then(pl.col("_at"))
+        .when(is_delta & (pl.col("_run") > 0))
+        .then(anchor + pl.duration(microseconds=since))
+        .cast(UTC_US),
+        severity=pl.lit(None, pl.String),
+        host=pl.lit(None, pl.String),
+        source=pl.lit("kernel-human"),
+        message=raw.str.slice(prefix),
+        status=pl.when(pl.col("_stamped") & pl.col("_at").is_null())
+        .then(pl.lit(BAD_TIMESTAMP))
+        .when(~pl.col("_stamped") & ~(is_delta & (pl.col("_run") > 0)))
+        .then(pl.lit(INHERIT)),
+    ).drop("_s", "_d", "_at", "_stamped", "_us", "_run")
+
+
+KERNEL_HUMAN = LogFormat(
+    "kernel-human",
+    (_HUMAN_STAMP, _HUMAN_DELTA),
+    _human,
+    local_time=True,
+    yearless=True,
+    file_time=True,
 )
