@@ -179,8 +179,9 @@ def _headed(text: str, formats: dict[str, LogFormat]) -> str | None:
 
 def _detect(files: list[_File], formats: dict[str, LogFormat]) -> None:
     """The format of each file: the format whose sniff patterns match the largest share of
-    its first lines (at least SNIFF_RATIO); ties go to the higher priority, then to the
-    name first in alphabetical order (never to the order formats were registered in)."""
+    its first lines (at least SNIFF_RATIO, or the format's own sniff_ratio); ties go to the
+    higher priority, then to the name first in alphabetical order (never to the order
+    formats were registered in). A format's `header` among the first lines decides alone."""
     todo = [f for f in files if f.forced is None and f.text]
     for f in files:
         if f.forced is not None:
@@ -218,13 +219,13 @@ def _detect(files: list[_File], formats: dict[str, LogFormat]) -> None:
         [k for k, n in enumerate(names) if not formats[n].fallback],
         [k for k, n in enumerate(names) if formats[n].fallback],
     ]
+    needed = [formats[n].sniff_ratio or SNIFF_RATIO for n in names]
     for row in ratios.iter_rows():
         fid, scores = row[0], row[1:]
         for tier in tiers:
-            if not tier:
-                continue
-            best = max(tier, key=lambda k: (scores[k] or 0, *tiebreak[k]))
-            if (scores[best] or 0) >= SNIFF_RATIO:
+            enough = [k for k in tier if (scores[k] or 0) >= needed[k]]
+            if enough:
+                best = max(enough, key=lambda k: (scores[k] or 0, *tiebreak[k]))
                 todo[fid].fmt = names[best]
                 break
 

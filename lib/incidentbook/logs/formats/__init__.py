@@ -13,6 +13,7 @@ time semantics:
     priority        ties in detection go to the higher priority, then to the name first in
                     alphabetical order: a general format (trainer, jsonl) sits below the
                     specific ones it overlaps
+    sniff_ratio     the share of a file's first lines its sniff must match (default 60%)
     fallback        a generic reader (any time near the start, untimed messages): tried
                     only on files no other format reads
     header          a line that decides the format when it is among a file's first lines
@@ -123,6 +124,7 @@ class LogFormat:
     facts: Facts | None = None
     header: str | None = None  # a line that, among a file's first, decides the format alone
     fallback: bool = False  # only when no other format reads the file (generic readers)
+    sniff_ratio: float | None = None  # the share of first lines it needs, if not the default
 
 
 def _unknown(lf: pl.LazyFrame, ctx: Context) -> pl.LazyFrame:

@@ -96,7 +96,7 @@ def _generic(lf: pl.LazyFrame, ctx: Context) -> pl.LazyFrame:
     cut = start + g("after").str.len_chars()
     message = raw.str.slice(cut.fill_null(0))
     ts, zoned, yearless = _time(g, ctx)
-    around = g("lead").fill_null("") + " " + message.str.slice(0, 40)
+    around = g("lead").fill_null("") + " " + message.str.slice(0, 64)
     source = (
         pl.when(yearless).then(pl.lit("generic-yearless")).when(zoned).then(pl.lit("generic"))
     ).otherwise(pl.lit("generic-local"))

@@ -97,7 +97,9 @@ KERNEL_RAW = text_format(
         Rule(
             "kernel-raw",
             # (`kernel:[secs] msg`: syslogd's wall messages, which quote the kernel's line)
-            r"(?:<(?P<pri>\d{1,3})>)?" + _DECODE + r"\s*(?:kernel: ?)?\[ *(?P<secs>\d+\.\d+)\] ?",
+            r"(?:<(?P<pri>\d{1,3})>)?"
+            + _DECODE
+            + r"\s*(?:kernel: ?)?\[ *(?P<secs>\d{1,9}\.\d+)\] ?",
             _kernel_raw,
         ),
         Rule("kernel-raw", _PSTORE_HEADER, lambda g, ctx: {"status": pl.lit(SKIP)}),

@@ -244,8 +244,9 @@ def _diag_table(frame: pl.DataFrame) -> pl.DataFrame:
             pl.col("_cell").str.extract(r"^(?:Pass|Fail|Skip|Warn)\w* - GPU:? ?(\d+)", 1),
             pl.col("_cell").str.extract(r"^(?:Pass|Fail|Skip|Warn)\w* - (All)\b", 1),
         ),
+        # (the table's own header row reads `| Diagnostic | Result |`)
         _row=pl.col("_cell").is_not_null()
-        & (pl.col("_name") != "Diagnostic")
+        & (pl.col("_cell") != "Result")
         & pl.col("_category").is_null(),
     )
     # Wrapped messages (Warning, Info rows): their pieces joined; a piece as wide as the
@@ -421,14 +422,17 @@ def _bug_report(lf: pl.LazyFrame, ctx: Context) -> pl.LazyFrame:
     # its wall-clock time: each pair states the boot time (the reader picks the one most
     # pairs agree on).
     if "_rel" in out.columns:
+        # (rsyslog keeps the kernel's `[seconds]` in the message; journald does not)
+        key = pl.col("message").str.replace(r"^\[\s*\d+\.\d+\]\s?", "")
         walls = (
-            out.filter(pl.col("source") == "syslog-3164")
-            .filter(pl.col("ts").is_not_null())
-            .group_by("message")
+            out.filter((pl.col("source") == "syslog-3164") & pl.col("ts").is_not_null())
+            .group_by(_key=key)
             .agg(_w=pl.col("ts").dt.epoch("us").max())
         )
         out = (
-            out.join(walls, on="message", how="left")
+            out.with_columns(_key=key)
+            .join(walls, on="_key", how="left")
+            .drop("_key")
             .with_columns(
                 _wall=pl.when(pl.col("status") == NEEDS_BOOT)
                 .then(pl.coalesce(pl.col("_wall"), pl.col("_w")))

@@ -205,23 +205,18 @@ SLURM_DAEMON = text_format(
 # No time: these lines take the time of the trainer line before them, or their file's.
 _CLIENT = r"(?P<cmd>srun|salloc|sbatch|scontrol|squeue|sinfo|scancel|slurmstepd|slurm_\w+)"
 
-SLURM_CLIENT = text_format(
+SLURM_CLIENT_RULE = Rule(
     "slurm-client",
-    [
-        Rule(
-            "slurm-client",
-            # The whole prefix stays in the message: `srun: error:` is what signatures read.
-            rf"(?P<tail>{_CLIENT}:? (?:(?P<level>error|fatal|warning|Warning|debug\d?): )?)",
-            lambda g, ctx: {
-                "status": pl.lit(INHERIT),
-                "severity": pl.coalesce(
-                    level_of_word(g("level").str.replace(r"^debug\d$", "debug")),
-                    pl.lit("info"),
-                ),
-            },
-            tail=("tail",),
-        )
-    ],
-    file_time=True,
-    inherit_severity=False,
+    # The whole prefix stays in the message: `srun: error:` is what signatures read.
+    rf"(?P<tail>{_CLIENT}:? (?:(?P<level>error|fatal|warning|Warning|debug\d?): )?)",
+    lambda g, ctx: {
+        "status": pl.lit(INHERIT),
+        "severity": pl.coalesce(
+            level_of_word(g("level").str.replace(r"^debug\d$", "debug")), pl.lit("info")
+        ),
+    },
+    tail=("tail",),
+)
+SLURM_CLIENT = text_format(
+    "slurm-client", [SLURM_CLIENT_RULE], file_time=True, inherit_severity=False
 )

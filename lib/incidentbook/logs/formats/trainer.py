@@ -15,6 +15,7 @@ import polars as pl
 from incidentbook.logs.formats import INHERIT
 from incidentbook.logs.formats import trainer_lines as shapes
 from incidentbook.logs.formats.expressions import Rule, local_time, text_format, with_year
+from incidentbook.logs.formats.slurm import SLURM_CLIENT_RULE
 from incidentbook.logs.severity import level_of_word
 
 
@@ -26,6 +27,7 @@ def _launcher(g, ctx):
     return {
         "rank": pl.coalesce(
             _int(g("rank")),
+            _int(g("rank2")),
             _int(g("mpi_rank")),
             _int(g("prte_rank")),
             _int(g("srun_rank")),
@@ -122,7 +124,8 @@ def _megatron(g, ctx):
 _MEGATRON = Rule("megatron", shapes.MEGATRON_ITERATION_HEAD, _megatron, tail=("head",))
 
 _LOGGING_RULES = [_BRACKETED, _ASCTIME, _LOGURU, _DEFAULT, _RICH]
-_ALL = [_NANOTRON, _GLOG, _NCCL, *_LOGGING_RULES, _MEGATRON]
+# A job's output also holds what srun and slurmstepd print into it.
+_ALL = [_NANOTRON, _GLOG, _NCCL, *_LOGGING_RULES, _MEGATRON, SLURM_CLIENT_RULE]
 
 
 def _trainer_format(name: str, rules: list[Rule], **fields):
@@ -144,4 +147,6 @@ MEGATRON = _trainer_format("megatron", [_MEGATRON], local_time=True)
 # lines counted towards detection. Below the others in priority: a pure nanotron file
 # ties with it and stays "nanotron". Each line keeps the time semantics of the format its
 # `source` names (nanotron lines are local time, glog lines also yearless).
-TRAINER = _trainer_format("trainer", _ALL, sniff=shapes.UNTIMED, priority=-10)
+# A job's output holds whatever its code prints besides: half of the first lines in the
+# shapes above (launcher tags, loggers, tracebacks, srun's messages) say it is one.
+TRAINER = _trainer_format("trainer", _ALL, sniff=shapes.UNTIMED, priority=-10, sniff_ratio=0.5)

@@ -30,8 +30,8 @@ LAUNCHER = (
     r"| *(?P<srun_rank>\d{1,6}): "
     r"|(?P<pdsh_host>[a-z][a-z0-9]*(?:-[a-z0-9]+)+(?:\.[a-z0-9-]+)*): "
     r")?"
-    r"(?: *\[(?P<role>[a-z_]+?)(?P<local_rank>\d+)\]:)?"
-    r"(?:\[rank(?P<rank>\d+)\]: ?)?"
+    r"(?:\[rank(?P<rank>\d+)\]: ?"
+    r"| *\[(?P<role>[a-z_]+?)(?P<local_rank>\d+)\]:(?:\[rank(?P<rank2>\d+)\]: ?)?)?"
 )
 
 # --- iteration lines --------------------------------------------------------------------
@@ -125,6 +125,12 @@ UNTIMED = (
     r"[A-Za-z_][\w.]*(?:Error|Exception|Exit|Interrupt|Failure|Warning)(?::|$)",
     r"terminate called ",
     r"  what\(\): ",
+    # c10::Error's C++ stack after an abort
+    r"Exception raised from \S+ at ",
+    r"frame #\d+: ",
+    # iteration lines of trainers with a format of their own (nanoGPT, HuggingFace m4)
+    r"\s*iter(?:ation)?:?\s+\d+\s*/\s*\d+",
+    r"iter \d+: ",
     r"\s*(?:validation|valid) loss at iteration",
     r"\s*successfully saved checkpoint at iteration",
 )
