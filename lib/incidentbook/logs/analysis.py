@@ -82,25 +82,8 @@ def line_severity(catalog: Catalog) -> pl.Expr:
     """Each matched line's severity (a signature severity; null without a signature): its
     Xid code's when it carries one (xid_codes), else the first of its signature's
     severity_by rules that applies to the fields it matched, else the signature's own.
-    Needs the columns `signature`, `xid` and `fields` that `match` adds."""
-    signature = pl.col("signature")
-    chain = None
-    for s in catalog.signatures:
-        for rule in s.severity_by:
-            value = pl.col("fields").str.json_path_match(f"$['{rule.field}']")
-            applies = (signature == s.id) & value.is_not_null()
-            if rule.equals is not None:
-                applies = applies & value.str.to_lowercase().is_in([v.lower() for v in rule.equals])
-            step = pl.lit(rule.severity, pl.String)
-            chain = pl.when(applies).then(step) if chain is None else chain.when(applies).then(step)
-    by_rule = chain.otherwise(None) if chain is not None else pl.lit(None, pl.String)
-    own = signature.replace_strict(
-        {s.id: s.severity for s in catalog.signatures}, default=None, return_dtype=pl.String
-    )
-    by_xid = pl.col("xid").replace_strict(
-        {x.code: x.severity for x in catalog.xid_codes}, default=None, return_dtype=pl.String
-    )
-    return pl.when(signature.is_not_null()).then(pl.coalesce(by_xid, by_rule, own))
+    `match` gives it as `signature_severity`; this reads that column."""
+    return pl.when(pl.col("signature").is_not_null()).then(pl.col("signature_severity"))
 
 
 def _episodes(hits: pl.DataFrame, in_window: pl.Expr, gap: timedelta) -> pl.DataFrame:
@@ -312,6 +295,8 @@ def analyze_logs(
     if "severity" not in logs.columns:
         logs = logs.with_columns(severity=pl.lit(None, pl.String))
     keyed = _keyed(match(logs, catalog)).with_columns(line_severity=line_severity(catalog))
+    if "severity" not in keyed.columns:
+        keyed = keyed.with_columns(severity=pl.lit(None, pl.String))
     hosts_total = max(hosts_total or 0, keyed.filter(in_window).get_column("host").n_unique())
     bucket = bucket_for(window)
     signatures = summarise_signatures(keyed, catalog, in_window, in_base, bucket)
@@ -322,7 +307,12 @@ def analyze_logs(
         .agg(count=pl.len())
         .sort("bucket", "host", "key")
     )
-    alerts = keyed.filter(in_window & is_alert(catalog)).select("ts", "host")
+    # The level's words are read only on the lines whose level alone would make them alerts.
+    maybe = in_window & (
+        pl.col("line_severity").is_in(ALERT_SIGNATURE_SEVERITIES)
+        | (pl.col("signature").is_null() & pl.col("severity").is_in(ALERT_LEVELS))
+    )
+    alerts = keyed.filter(maybe).filter(is_alert(catalog)).select("ts", "host")
     findings = _findings(signatures, templates.templates, alerts, hosts_total)
     return LogAnalysis(
         matched=keyed.filter(in_window),

@@ -177,6 +177,15 @@ def _headed(text: str, formats: dict[str, LogFormat]) -> str | None:
     return None
 
 
+def _sniffer(patterns: tuple[str, ...]) -> str:
+    """A format's sniff patterns as one anchored regex (named groups made plain: the same
+    name may appear in several)."""
+    import re
+
+    plain = (re.sub(r"\(\?P<\w+>", "(?:", p) for p in patterns)
+    return "^(?:" + "|".join(f"(?:{p})" for p in plain) + ")"
+
+
 def _detect(files: list[_File], formats: dict[str, LogFormat]) -> None:
     """The format of each file: the format whose sniff patterns match the largest share of
     its first lines (at least SNIFF_RATIO, or the format's own sniff_ratio); ties go to the
@@ -204,30 +213,31 @@ def _detect(files: list[_File], formats: dict[str, LogFormat]) -> None:
     sample = pl.DataFrame(
         {"fid": pl.Series(fids, dtype=pl.UInt32), "raw": pl.Series(lines, dtype=pl.String)}
     )
-    ratios = sample.group_by("fid").agg(
-        pl.any_horizontal([pl.col("raw").str.contains(f"^(?:{p})") for p in fmt.sniff])
-        .mean()
-        .alias(name)
-        for name, fmt in formats.items()
-        if fmt.sniff
-    )
-    names = [c for c in ratios.columns if c != "fid"]
-    alphabetical = {name: rank for rank, name in enumerate(sorted(names))}
-    tiebreak = [(formats[n].priority, -alphabetical[n]) for n in names]
-    # Generic readers (fallback) only read what no other format does.
-    tiers = [
-        [k for k, n in enumerate(names) if not formats[n].fallback],
-        [k for k, n in enumerate(names) if formats[n].fallback],
-    ]
-    needed = [formats[n].sniff_ratio or SNIFF_RATIO for n in names]
-    for row in ratios.iter_rows():
-        fid, scores = row[0], row[1:]
-        for tier in tiers:
-            enough = [k for k in tier if (scores[k] or 0) >= needed[k]]
+    alphabetical = {name: rank for rank, name in enumerate(sorted(formats))}
+    # Generic readers (fallback) only read what no other format does, and are only tried
+    # on those files (they are the slowest to try).
+    for fallback in (False, True):
+        tier = {n: f for n, f in formats.items() if f.sniff and f.fallback == fallback}
+        undecided = [i for i, f in enumerate(todo) if f.fmt == "unknown"]
+        part = sample.filter(pl.col("fid").is_in(undecided))
+        if not tier or part.height == 0:
+            continue
+        # One regex per format (its patterns as one alternation, which the regex engine
+        # runs in one pass), each over the whole sample, then the share per file.
+        flags = part.select(
+            "fid",
+            *(pl.col("raw").str.contains(_sniffer(f.sniff)).alias(n) for n, f in tier.items()),
+        )
+        ratios = flags.group_by("fid").agg(pl.exclude("fid").mean())
+        names = [c for c in ratios.columns if c != "fid"]
+        rank = [(tier[n].priority, -alphabetical[n]) for n in names]
+        needed = [tier[n].sniff_ratio or SNIFF_RATIO for n in names]
+        for row in ratios.iter_rows():
+            fid, scores = row[0], row[1:]
+            enough = [k for k in range(len(names)) if (scores[k] or 0) >= needed[k]]
             if enough:
-                best = max(enough, key=lambda k: (scores[k] or 0, *tiebreak[k]))
+                best = max(enough, key=lambda k: (scores[k] or 0, *rank[k]))
                 todo[fid].fmt = names[best]
-                break
 
 
 _PIECE = 1 << 30  # a polars string holds at most 4 GiB: bigger texts are cut at newlines

@@ -19,7 +19,9 @@ from incidentbook.logs.formats.expressions import epoch_us, localise, with_year
 from incidentbook.logs.formats.months import MONTH, month_number
 from incidentbook.logs.severity import level_of_word
 
-_LEAD = r"(?P<lead>(?:[^\d\n]|\d[\d.:]*[^\d.:\n]){0,64}?)"
+# What comes before the time: up to 48 characters, ending where a word does (so that a
+# time is never read from the middle of a longer number).
+_LEAD = r"(?P<lead>(?:.{0,47}?[^\w.:/-])?)"
 _ISO = (
     r"(?P<iso>(?P<iso_date>\d{4}[-/]\d\d[-/]\d\d)[T ](?P<iso_time>\d\d:\d\d:\d\d(?:[.,]\d{1,9})?)"
     r"(?P<iso_zone>\s?(?:Z|z|[+-]\d\d:?\d\d|UTC)\b)?)"

@@ -12,7 +12,13 @@ import polars as pl
 
 from incidentbook.logs.data import BAD_TIMESTAMP, UTC_US
 from incidentbook.logs.formats import INHERIT, NEEDS_BOOT, SKIP, Context, LogFormat
-from incidentbook.logs.formats.expressions import Rule, local_time, text_format, with_year
+from incidentbook.logs.formats.expressions import (
+    Rule,
+    local_time,
+    text_format,
+    text_parser,
+    with_year,
+)
 from incidentbook.logs.severity import level_of_priority, level_of_word
 
 # `dmesg --decode` prefix: facility and level padded to six characters ("kern  :warn  : ").
@@ -34,18 +40,96 @@ def _dmesg_iso(g: Callable[[str], pl.Expr]) -> pl.Expr:
     return (naive - pl.duration(minutes=signed)).dt.replace_time_zone("UTC")
 
 
-KERNEL_ISO = text_format(
+_ISO_RULE = Rule(
     "kernel-iso",
-    [
-        Rule(
-            "kernel-iso",
-            _DECODE
-            + r"(?P<ts>\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d,\d{6})"
-            + r"(?P<sign>[+-])(?P<oh>\d\d):?(?P<om>\d\d) ?",
-            lambda g, ctx: {"ts": _dmesg_iso(g), "severity": _decoded_severity(g)},
-        )
-    ],
+    _DECODE
+    + r"(?P<ts>\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d,\d{6})"
+    + r"(?P<sign>[+-])(?P<oh>\d\d):?(?P<om>\d\d) ?",
+    lambda g, ctx: {"ts": _dmesg_iso(g), "severity": _decoded_severity(g)},
 )
+_ISO_SLOW = text_parser([_ISO_RULE], "kernel-iso")
+
+
+# dmesg --decode's levels, padded as it prints them.
+_PADDED_LEVELS = {
+    f"{word:<6}": level
+    for word, level in {
+        "emerg": "emerg",
+        "alert": "alert",
+        "crit": "crit",
+        "err": "err",
+        "warn": "warning",
+        "notice": "notice",
+        "info": "info",
+        "debug": "debug",
+    }.items()
+}
+
+
+def _fixed_iso(at: int, colon: bool) -> dict[str, pl.Expr]:
+    """The columns of lines whose layout is known: the time at `at`, its offset with a
+    colon or without. Literal positions: polars slices those several times faster."""
+    raw = pl.col("raw")
+    naive = raw.str.slice(at, 26).str.to_datetime(
+        "%Y-%m-%dT%H:%M:%S,%6f", time_unit="us", strict=False
+    )
+    hours = raw.str.slice(at + 27, 2).cast(pl.Int64, strict=False)
+    mins = raw.str.slice(at + 30 if colon else at + 29, 2).cast(pl.Int64, strict=False)
+    sign = raw.str.slice(at + 26, 1)
+    minutes = hours * 60 + mins
+    offset = pl.when(sign == "-").then(-minutes).when(sign == "+").then(minutes)
+    end = at + (32 if colon else 31)
+    level = (
+        raw.str.slice(7, 6).replace_strict(_PADDED_LEVELS, default=None, return_dtype=pl.String)
+        if at
+        else pl.lit(None, pl.String)
+    )
+    return {
+        "ts": (naive - pl.duration(minutes=offset)).dt.replace_time_zone("UTC"),
+        "severity": level,
+        "message": raw.str.slice(end + 1),
+        "_space": raw.str.slice(end, 1) == " ",
+    }
+
+
+def _kernel_iso(lf: pl.LazyFrame, ctx: Context) -> pl.LazyFrame:
+    """Most files have dmesg's fixed layout throughout: the `--decode` prefix padded to 15
+    characters (`kern  :info  : `) or none, then 26 characters of time, a 5 or 6 character
+    offset and a space. Such files are cut by position, several times faster than a regex
+    with groups over a million lines; the lines that do not fit (longer facility names,
+    continuation lines, other files) go through the rule."""
+    raw = pl.col("raw")
+    frame = lf.collect()
+    columns = frame.columns
+    layout = frame.select(
+        decoded=((raw.str.slice(6, 1) == ":") & (raw.str.slice(13, 2) == ": ")).mean(),
+        colon=(raw.str.slice(29, 1) == ":").mean(),
+        colon15=(raw.str.slice(44, 1) == ":").mean(),
+    ).row(0, named=True)
+    decoded = layout["decoded"] or 0.0
+    if decoded in (0.0, 1.0):
+        at = 15 if decoded else 0
+        colon = (layout["colon15"] if at else layout["colon"]) or 0.0
+        got = frame.with_columns(
+            **_fixed_iso(at, colon >= 0.5),
+            host=pl.lit(None, pl.String),
+            source=pl.lit("kernel-iso"),
+            status=pl.lit(None, pl.String),
+        )
+        fits = pl.col("ts").is_not_null() & pl.col("_space")
+        odd = got.filter(~fits)
+        if odd.height == 0:
+            return got.drop("_space").lazy()
+        others = _ISO_SLOW(odd.select(columns).lazy(), ctx).collect()
+        return (
+            pl.concat([got.filter(fits).drop("_space"), others], how="diagonal_relaxed")
+            .sort("fid", "line")
+            .lazy()
+        )
+    return _ISO_SLOW(frame.lazy(), ctx)
+
+
+KERNEL_ISO = LogFormat("kernel-iso", (_ISO_RULE.pattern,), _kernel_iso)
 
 KERNEL_CTIME = text_format(
     "kernel-ctime",
