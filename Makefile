@@ -34,6 +34,7 @@ bench: $(STAMP)
 	$(BIN)/python -m bench.metrics_load
 	$(BIN)/python -m bench.nab
 	$(BIN)/python -m bench.loghub
+	$(BIN)/python -m bench.log_corpus
 	$(BIN)/python -m bench.log_speed
 	$(BIN)/python -m bench.workbook
 	$(BIN)/python -m bench.prometheus_pull
