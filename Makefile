@@ -35,6 +35,7 @@ bench: $(STAMP)
 	$(BIN)/python -m bench.nab
 	$(BIN)/python -m bench.scenarios
 	$(BIN)/python -m bench.loghub
+	$(BIN)/python -m bench.log_corpus
 	$(BIN)/python -m bench.log_speed
 	$(BIN)/python -m bench.workbook
 	$(BIN)/python -m bench.prometheus_pull

@@ -209,6 +209,14 @@ def taxonomy_show(facet: str | None, taxonomy_file: Path | None) -> None:
     metavar="URI",
     help="Take the metrics from a server (prometheus+http://host:9090) instead of the folder.",
 )
+@click.option(
+    "--boot-time",
+    "boot_time",
+    multiple=True,
+    metavar="[HOST=]TIME",
+    help="A host's boot time (RFC 3339), for kernel lines timed in seconds since boot; "
+    "without HOST, every host's (repeatable).",
+)
 @_friendly_errors
 def analyze(
     incident: Path,
@@ -220,9 +228,11 @@ def analyze(
     no_logs: bool,
     signatures: Path | None,
     source: str | None,
+    boot_time: tuple[str, ...],
 ) -> None:
     """Find what happened in an incident folder's window: findings and what coincided."""
     from incidentbook.investigation import investigate
+    from incidentbook.logs.read import parse_boot_times
     from incidentbook.outputs.console import analysis_json_text, print_analysis
 
     inv = investigate(
@@ -234,6 +244,7 @@ def analyze(
         logs=not no_logs,
         signatures=signatures,
         source=source,
+        boot_times=parse_boot_times(boot_time) if boot_time else None,
     )
     if as_json:
         click.echo(analysis_json_text(inv))
@@ -549,6 +560,14 @@ def _params(pairs: tuple[tuple[str, str], ...]) -> dict[str, str]:
     help="Output folder (default: out/<incident id>).",
 )
 @click.option("--source", metavar="URI", help="Metrics from a server: prometheus+http://host:9090.")
+@click.option(
+    "--boot-time",
+    "boot_time",
+    multiple=True,
+    metavar="[HOST=]TIME",
+    help="A host's boot time (RFC 3339) for kernel lines timed since boot; without HOST, "
+    "every host's (repeatable).",
+)
 @_friendly_errors
 def run(
     incident: Path,
@@ -557,13 +576,18 @@ def run(
     pairs: tuple[tuple[str, str], ...],
     out: Path | None,
     source: str | None,
+    boot_time: tuple[str, ...],
 ) -> None:
     """Run the incident workbook through papermill; print the notebook, record and report."""
     from incidentbook.incident import IncidentFolder
+    from incidentbook.logs.read import parse_boot_times
     from incidentbook.notebook.runner import run_workbook
 
     out = out or Path("out") / IncidentFolder(incident).spec.id
     params = _params(pairs) | ({"source": source} if source else {})
+    if boot_time:
+        parse_boot_times(boot_time)  # a bad time is said here, not in a failed cell
+        params["boot_time"] = ",".join(boot_time)
     result = run_workbook(incident, out, start=start, end=end, parameters=params)
     click.echo(str(result.notebook))
     click.echo(str(result.case))

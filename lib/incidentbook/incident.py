@@ -11,6 +11,7 @@ Everything in incident.yaml is checked once here; later stages trust it.
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 from typing import Any
 
@@ -90,6 +91,46 @@ class TrainerSpec(BaseModel):
         return [value] if isinstance(value, str) else value
 
 
+class LogSettings(BaseModel):
+    """incident.yaml's `logs:`: what the log files cannot say themselves."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    boot_times: dict[str, AwareDatetime | list[AwareDatetime]] = Field(
+        default_factory=dict,
+        description="Per host, its boot time (or times, oldest first), for kernel lines "
+        "timed in seconds since boot; `*` for every host without its own.",
+    )
+    assume_tz: str = Field("UTC", description="The zone of times written without one.")
+    formats: dict[str, str] = Field(
+        default_factory=dict, description="Glob of a file's path -> the log format to read it as."
+    )
+    ranks: dict[str, str] = Field(
+        default_factory=dict,
+        description="A launcher's rank (`[rank5]:`, srun's `5: `) or range of ranks (`0-7`) "
+        "-> its host, for trainer output that does not name its hosts.",
+    )
+
+    @field_validator("ranks")
+    @classmethod
+    def _rank_keys(cls, ranks: dict[str, str]) -> dict[str, str]:
+        for key in ranks:
+            if not _RANKS.match(str(key)):
+                raise ValueError(f"{key!r} is not a rank or a range of ranks such as 0-7")
+        return ranks
+
+    def rank_hosts(self) -> dict[int, str]:
+        out: dict[int, str] = {}
+        for key, host in self.ranks.items():
+            lo, _, hi = str(key).partition("-")
+            for rank in range(int(lo), int(hi or lo) + 1):
+                out[rank] = host
+        return out
+
+
+_RANKS = re.compile(r"^\d+(?:-\d+)?$")
+
+
 class IncidentSpec(BaseModel):
     """incident.yaml."""
 
@@ -110,6 +151,7 @@ class IncidentSpec(BaseModel):
     trainer: TrainerSpec = Field(
         default_factory=TrainerSpec, description="The trainer's own log and TensorBoard files."
     )
+    logs: LogSettings = Field(default_factory=LogSettings)
 
     @model_validator(mode="after")
     def _baseline_not_after_window(self) -> IncidentSpec:

@@ -16,7 +16,7 @@ from pathlib import Path
 
 from incidentbook.incident import IncidentFolder, IncidentSpec
 from incidentbook.logs.analysis import LogAnalysis, analyze_logs
-from incidentbook.logs.read import LogReceipt
+from incidentbook.logs.read import BootTimes, LogReceipt
 from incidentbook.logs.signatures import load_catalog
 from incidentbook.metrics.analysis import (
     DEFAULT_CONFIG,
@@ -126,10 +126,16 @@ def investigate_logs(
     *,
     hosts_total: int | None = None,
     taxonomy: Taxonomy | None = None,
+    boot_times: BootTimes | None = None,
 ) -> tuple[LogAnalysis, LogReceipt] | None:
     """Read the logs of the baseline and the window, then match, mine and count them;
-    None when the source has no logs."""
-    source = FolderSource(folder) if isinstance(folder, IncidentFolder) else folder
+    None when the source has no logs. `boot_times` (per host, or `*` for all) place kernel
+    lines timed since boot, over incident.yaml's and the metrics' (FolderSource)."""
+    source = (
+        FolderSource(folder, boot_times=boot_times)
+        if isinstance(folder, IncidentFolder)
+        else folder
+    )
     if hosts_total is None and isinstance(source, FolderSource):
         hosts_total = source.folder.spec.cluster.nodes
     span = TimeWindow(
@@ -139,7 +145,7 @@ def investigate_logs(
     if logs is None:
         return None
     catalog = load_catalog(signatures, taxonomy)
-    result = analyze_logs(logs.frame, window, baseline, catalog, hosts_total)
+    result = analyze_logs(logs.frame, window, baseline, catalog, hosts_total, facts=logs.facts)
     return result, logs.receipt
 
 
@@ -164,6 +170,7 @@ def investigate(
     signatures: str | Path | None = None,
     source: str | None = None,
     taxonomy: Taxonomy | Path | str | None = None,
+    boot_times: BootTimes | None = None,
 ) -> Investigation:
     """Load an incident folder's window, metrics and logs, and analyse them.
 
@@ -174,6 +181,8 @@ def investigate(
 
     `taxonomy` (a Taxonomy or an extension file; default: INCIDENTBOOK_TAXONOMY's) is the
     one the signal pack, the signature catalog and the drafted record are checked with.
+    `boot_times` (host -> time, `*` for every host; logs.read.parse_boot_times reads them
+    from text) place kernel lines timed in seconds since boot.
     """
     folder = IncidentFolder(incident)
     spec = folder.spec
@@ -186,7 +195,7 @@ def investigate(
     if spec.primary_signal not in names:
         names = [spec.primary_signal, *names]
     wanted = [signal_pack.get(n) for n in names]
-    sources: list[Source] = [FolderSource(folder)]
+    sources: list[Source] = [FolderSource(folder, boot_times=boot_times)]
     if source is not None:
         sources.insert(0, open_source(source, selectors=spec.cluster.selectors))
     metrics = _first(sources, lambda s: s.metrics(window, wanted))

@@ -1,11 +1,13 @@
 """Templates and log findings on hand-built log frames (the readers have their own tests)."""
 
 from datetime import UTC, datetime, timedelta
+from pathlib import Path
 
 import polars as pl
 import pytest
 
 from incidentbook.logs.analysis import analyze_logs, bucket_for
+from incidentbook.logs.read import read_log_file
 from incidentbook.logs.signatures import load_catalog
 from incidentbook.logs.templates import mask, mine_templates
 from incidentbook.window import TimeWindow
@@ -112,3 +114,46 @@ def test_log_findings_signatures_new_templates_and_failure_rate():
 def test_bucket_sizes_are_round():
     assert bucket_for(WINDOW) == timedelta(minutes=5)
     assert bucket_for(TimeWindow(start=T0, end=T0 + timedelta(days=1))) == timedelta(minutes=30)
+
+
+# --- real kernel logs -------------------------------------------------------------------
+
+JEAN_ZAY = Path(__file__).resolve().parent / "corpus/formats/dmesg_T/jean-zay-a100-node_dmesg-T.txt"
+
+
+def test_a_hangs_burst_of_hung_tasks_leads_and_dates_its_finding():
+    # The IDEFICS training hang (huggingface/m4-logs): one unrelated hung task on Mar 2,
+    # then the training rank reported hung every two minutes on Mar 4 from 04:10.
+    window = TimeWindow(start="2023-03-01T00:00:00Z", end="2023-03-05T00:00:00Z")
+    frame, report = read_log_file(JEAN_ZAY, window, host="jean-zay-iam06")
+    assert report.lost == 0
+    result = analyze_logs(frame, window, None, load_catalog(), hosts_total=1)
+    signatures = [f for f in result.findings if f.kind == "signature"]
+    hung = signatures[0]
+    assert hung.signal == "hung-task"
+    assert hung.start == datetime(2023, 3, 4, 4, 10, 52, tzinfo=UTC)
+    assert hung.end == datetime(2023, 3, 4, 4, 27, 15, tzinfo=UTC)
+    assert hung.value == 10.0
+    assert "9 of them from 2023-03-04 04:10:52" in hung.summary
+    row = result.signatures.filter(pl.col("key") == "hung-task").row(0, named=True)
+    assert row["burst"] and row["episodes"] == 2 and row["first_seen"].day == 2
+
+
+def test_a_signatures_severity_follows_what_its_line_says():
+    rows = [
+        (10, "h1", None, "EDAC MC0: 1 CE memory read error on CPU_SrcID#0_MC#0_Chan#1_DIMM#0"),
+        (11, "h2", None, "EDAC MC3: 1 UE memory read error on CPU_SrcID#1_MC#1_Chan#2_DIMM#0"),
+        (
+            12,
+            "h3",
+            "err",
+            "Lustre: 2449:0:(client.c:2141:ptlrpc_expire_one_request()) "
+            "Skipped 24 previous similar messages",
+        ),
+    ]
+    result = analyze_logs(frame(rows), WINDOW, None, load_catalog(), hosts_total=3)
+    by_key = {r["key"]: r for r in result.signatures.iter_rows(named=True)}
+    assert by_key["edac-memory-error"]["severity"] == "error"  # the worst of CE and UE
+    assert by_key["lustre-lnet-error"]["severity"] == "warning"  # a repeat summary
+    failing = next(f for f in result.findings if f.kind == "failure_rate")
+    assert failing.hosts == ["h2"]  # the CE and the Skipped line are no alerts

@@ -5,6 +5,7 @@ with the counts the report must give."""
 from __future__ import annotations
 
 import gzip
+import os
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
 
@@ -354,10 +355,26 @@ NCCL_WARN = (
 )
 
 
-def test_nccl_lines_alone_have_no_timestamp(tmp_path):
-    frame, report = one(tmp_path, f"{NCCL_INFO}\n{NCCL_WARN}\n", name="nccl.out")
+def test_nccl_lines_alone_take_their_files_time(tmp_path):
+    # NCCL's debug lines carry no time: with no timed line in the file, they are dated by
+    # the file's modification time (when the job last wrote it), marked inferred.
+    path = write(tmp_path, "nccl.out", f"{NCCL_INFO}\n{NCCL_WARN}\n")
+    written = utc(2025, 3, 4, 5, 6, 7)
+    os.utime(path, (written.timestamp(), written.timestamp()))
+    frame, report = read_log_file(path, WIDE)
     assert report.files == {"nccl.out": "nccl"}
-    assert frame.height == 0 and report.unreadable == {NO_TIMESTAMP: 2} and balanced(report)
+    assert report.unreadable == {} and report.in_window == 2 and balanced(report)
+    assert frame.get_column("ts").to_list() == [written, written]
+    assert frame.get_column("inferred").to_list() == [True, True]
+    assert frame.sort("line").get_column("host").to_list() == [
+        "ip-26-0-160-225",
+        "ip-26-0-160-226",
+    ]
+    assert report.file_timed == 2
+    assert any("modification time" in n and "nccl.out" in n for n in report.notes())
+    # outside the window when written after it: counted there, never dropped
+    frame, report = read_log_file(path, window("2025-01-01T00:00Z", "2025-02-01T00:00Z"))
+    assert frame.height == 0 and report.outside_window == 2 and balanced(report)
 
 
 def test_mixed_trainer_file_inherits_timestamps(tmp_path):
@@ -382,12 +399,13 @@ def test_mixed_trainer_file_inherits_timestamps(tmp_path):
     logs = read_logs(logs_dir, window("2024-01-17T14:00:00Z", "2024-01-17T15:00:00Z"))
     report, frame = logs.receipt, logs.frame.sort("line")
     assert report.files == {"trainer.log": "trainer"}
-    assert report.unreadable == {NO_TIMESTAMP: 1}
-    assert report.examples[NO_TIMESTAMP] == "trainer.log:1"
-    assert report.skipped == 1 and report.in_window == 10 and balanced(report)
+    # The first NCCL line comes before any timed line: it takes the time of the next one.
+    assert report.unreadable == {} and report.backfilled == 1
+    assert report.skipped == 1 and report.in_window == 11 and balanced(report)
     t16, t17 = utc(2024, 1, 17, 14, 2, 16), utc(2024, 1, 17, 14, 2, 17)
     t_glog = utc(2024, 1, 17, 14, 12, 17)
     assert rows(frame, "line", "ts", "source", "host", "severity") == [
+        (1, t16, "nccl", "ip-26-0-160-225", "info"),
         (2, t16, "nanotron", "ip-26-0-160-225", "info"),
         (3, t16, "nccl", "ip-26-0-160-225", "info"),
         (4, t16, "nccl", "ip-26-0-160-226", "warning"),
@@ -400,7 +418,13 @@ def test_mixed_trainer_file_inherits_timestamps(tmp_path):
         (12, utc(2024, 1, 17, 14, 12, 30), "nanotron", "ip-26-0-160-225", "err"),
     ]
     assert report.inherited == 6
-    assert frame.item(2, "message").startswith("NET/IB : Got completion from peer")
+    assert frame.get_column("inferred").to_list() == [True, False, True, True] + [False] * 2 + [
+        True
+    ] * 4 + [False]
+    # NCCL's level and source location stay in the message (signatures read them)
+    assert frame.item(3, "message").startswith(
+        "transport/net_ib.cc:1695 NCCL WARN NET/IB : Got completion from peer"
+    )
 
 
 def test_sacct_rows_expand_hostlists(tmp_path):

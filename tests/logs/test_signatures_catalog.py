@@ -27,9 +27,11 @@ SIGNATURE_KEYS = {
     "component",
     "symptom",
     "severity",
+    "action",
     "explanation",
     "reference",
 }
+OPTIONAL_KEYS = {"severity_by"}
 XID_KEYS = {"code", "name", "meaning", "severity", "component", "action"}
 # The Xid codes that matter on H100 clusters; each must be in the catalog.
 H100_XIDS = {13, 31, 43, 45, 48, 61, 62, 63, 64, 74, 79, 92, 94, 95, 119, 120}
@@ -75,13 +77,15 @@ def classify(lines: list[str], signatures: list[dict]) -> list[tuple[str | None,
 
 def test_catalog_shape(catalog: dict, signatures: list[dict]) -> None:
     assert catalog["version"] == 1
-    assert 25 <= len(signatures) <= 40
+    assert 50 <= len(signatures) <= 90
     for sig in signatures:
-        assert set(sig) == SIGNATURE_KEYS, sig.get("id")
+        assert SIGNATURE_KEYS <= set(sig) <= SIGNATURE_KEYS | OPTIONAL_KEYS, sig.get("id")
+        for rule in sig.get("severity_by", []):
+            assert rule["severity"] in SEVERITIES, sig["id"]
         assert SLUG.match(sig["id"]), sig["id"]
         assert sig["severity"] in SEVERITIES, sig["id"]
         assert sig["reference"].startswith("https://"), sig["id"]
-        for key in ("label", "explanation"):
+        for key in ("label", "explanation", "action"):
             assert isinstance(sig[key], str) and sig[key].strip(), (sig["id"], key)
     ids = [s["id"] for s in signatures]
     assert len(ids) == len(set(ids)), "signature ids must be unique"
@@ -701,6 +705,236 @@ POSITIVES: list[tuple[str, str, dict[str, str]]] = [
     ),
 ]
 
+# Classes added for real lines from clusters (tests/logs/corpus, dev split; each source
+# in a comment), and lines in the wording the nvidia-smi -q and dcgmi diag readers give.
+POSITIVES += [
+    # https://github.com/NVIDIA/open-gpu-kernel-modules/issues/1045
+    (
+        "Jun 12 16:31:50 fedora-box kernel: NVRM: GPU0 nvCheckOkFailedNoLog: Check failed: "
+        "Reset required [NV_ERR_RESET_REQUIRED] (0x00000062) returned from "
+        "_gpushareddataSendDataPollRpc(pGpu, polle>",
+        "gpu-reset-required",
+        {"code": "NV_ERR_RESET_REQUIRED"},
+    ),
+    (
+        "nvidia-smi -q: GPU 00000000:10:1C.0: GPU Reset Status: Drain and Reset Recommended: Yes",
+        "gpu-reset-required",
+        {},
+    ),
+    # https://github.com/leptonai/gpud/pull/1271
+    (
+        "Jul 09 10:42:47 pool0-0082 kernel: NVRM: knvlinkDiscoverPostRxDetLinks_GH100: Getting "
+        "peer0's postRxDetLinkMask failed!",
+        "nvlink-error",
+        {"function": "knvlinkDiscoverPostRxDetLinks_GH100"},
+    ),
+    # The wording of the open driver's memory-subsystem check (kgmmuCheckMemSubsysError).
+    (
+        "NVRM: GPU2 kgmmuCheckMemSubsysError_IMPL: Memory Subsystem Error detected.",
+        "gpu-memory-error",
+        {},
+    ),
+    ("dcgmi diag: GPU Memory: Fail - GPU: 0", "gpu-diagnostic-failure", {"test": "GPU Memory"}),
+    (
+        "nvidia-smi -q: GPU 00000000:10:1C.0: Remapped Rows: Pending: Yes",
+        "gpu-ecc-error",
+        {"smi_report": "Remapped Rows: Pending: Yes"},
+    ),
+    (
+        "nvidia-smi -q: GPU 00000000:3B:00.0: Remapped Rows: Remapping Failure Occurred: Yes",
+        "gpu-row-remap-failure",
+        {},
+    ),
+    (
+        "nvidia-smi -q: GPU 00000000:3B:00.0: PCIe link width x8 of x16",
+        "pcie-link-downtrained",
+        {"smi_width": "8", "smi_cap_width": "16"},
+    ),
+    # https://github.com/akash-network/support/issues/244 (kubectl logs --timestamps)
+    (
+        "2024-08-09T13:32:51.873588972Z I0809 13:32:51.873541       1 health.go:185] "
+        "XidCriticalError: Xid=94 on Device=GPU-3b6ec030-5adc-1847-e155-79f635584b4e; marking "
+        "device as unhealthy.",
+        "k8s-gpu-unhealthy",
+        {"xid": "94"},
+    ),
+    # https://github.com/NVIDIA/gpu-monitoring-tools/issues/188
+    (
+        'time="2021-05-12T17:31:12Z" level=error msg="Failed to collect metrics with error: '
+        "Failed to collect metrics with error: Error getting the latest value for fields: Host "
+        'engine connection invalid/disconnected"',
+        "gpu-monitoring-error",
+        {"exporter": "Failed to collect metrics"},
+    ),
+    # leptonai/gpud:pkg/kmsg/testdata/kmsg.2.peermem.log@4a8de33a
+    (
+        "6,3973,227996636,-;nvidia-peermem nv_get_p2p_free_callback:127 ERROR detected invalid "
+        "context, skipping further processing",
+        "nvidia-peermem-error",
+        {"message": "detected invalid context, skipping further processing"},
+    ),
+    # https://github.com/NVIDIA/dcgm-exporter/issues/46
+    (
+        "docker: Error response from daemon: failed to create shim: OCI runtime create failed: "
+        "container_linux.go:380: starting container process caused: process_linux.go:545: "
+        "container init caused: Running hook #0:: error running hook: exit status 1, stdout: , "
+        "stderr: nvidia-container-cli: detection error: nvml error: unknown error: unknown.",
+        "container-gpu-error",
+        {},
+    ),
+    # The kernel's APEI GHES report (drivers/acpi/apei/ghes.c wording).
+    (
+        "{2}[Hardware Error]: Hardware error from APEI Generic Hardware Error Source: 3",
+        "hardware-error-report",
+        {"ghes_source": "3"},
+    ),
+    ("{2}[Hardware Error]: event severity: corrected", "hardware-error-report", {}),
+    # https://github.com/openucx/ucx/issues/9488
+    (
+        "[5365309.262551] nvme nvme1: rdma connection establishment failed (-22)",
+        "nvme-error",
+        {"controller": "nvme1"},
+    ),
+    # https://github.com/aws/aws-parallelcluster/issues/2701
+    (
+        "Apr 30 14:39:31 ip-10-0-33-4 kernel: [271236.132178] Lustre: 3315:0:(client.c:2116:"
+        "ptlrpc_expire_one_request()) Skipped 68 previous similar messages",
+        "lustre-lnet-error",
+        {"skipped": "Skipped 68 previous similar messages"},
+    ),
+    # https://github.com/ntop/PF_RING/issues/293 and TritonDataCenter/smartos-live#582
+    (
+        "Nov 17 13:16:56 superserver kernel: [11314.655315] ixgbe 0000:08:00.0 eth11: NIC Link "
+        "is Down",
+        "ethernet-link-down",
+        {},
+    ),
+    (
+        "2016-04-07T05:00:44.999375+00:00 DN01 mac: [ID 486395 kern.info] NOTICE: i40e4 link down",
+        "ethernet-link-down",
+        {"ifname": "i40e4"},
+    ),
+    # The kernel's dev_watchdog wording (net/sched/sch_generic.c).
+    (
+        "NETDEV WATCHDOG: enp65s0f0 (mlx5_core): transmit queue 7 timed out",
+        "ethernet-tx-timeout",
+        {"ifname": "enp65s0f0", "driver": "mlx5_core", "queue": "7"},
+    ),
+    # https://github.com/PeterSuh-Q3/tinycore-redpill/issues/9
+    (
+        "[   14.059052] mlx5_core 0000:03:00.0: mlx5_load_one failed with error code -22",
+        "ib-hca-error",
+        {"driver": "mlx5_core"},
+    ),
+    (
+        "[   13.661500] mlx5_core 0000:03:00.0: 0000:03:00.0:handle_hca_cap:438:(pid 6016): "
+        "log_max_qp value in current profile is 18, changing it to HCA capability limit (17)",
+        "ib-hca-error",
+        {"cap_limit": "changing it to HCA capability limit"},
+    ),
+    # https://github.com/openucx/ucx/issues/420
+    (
+        "[1443518626.518088] [feynman6:31000:0]        ib_mlx5.c:200  UCX  ERROR Failed to get "
+        "mlx5 QP information",
+        "ucx-error",
+        {"level": "ERROR"},
+    ),
+    # https://github.com/open-mpi/ompi/issues/6881
+    (
+        "[node01.cluster:122172] 5 more processes have sent help message help-mpi-btl-openib.txt "
+        "/ no device params found",
+        "mpi-warning",
+        {"help_file": "help-mpi-btl-openib.txt", "topic": "no device params found"},
+    ),
+    # bigscience-workshop/bigscience:train/tr11-176B-ml/chronicles.md@9e64edec (lines 82-91)
+    (
+        "[default3]:terminate called after throwing an instance of 'c10::CUDAError'",
+        "cuda-abort",
+        {"exception": "c10::CUDAError"},
+    ),
+    # https://github.com/NVIDIA/semantic-segmentation/issues/33 and Vision-CAIR/MiniGPT-4#237
+    ("terminate called without an active exception", "trainer-crash", {}),
+    (
+        "ERROR:torch.distributed.elastic.multiprocessing.api:failed (exitcode: -6) local_rank: 0 "
+        "(pid: 16) of binary: /opt/conda/bin/python",
+        "trainer-crash",
+        {"exitcode": "-6"},
+    ),
+    # https://github.com/NVIDIA/nccl/issues/1928
+    ("[rank2]: Traceback (most recent call last):", "trainer-traceback", {}),
+    # https://github.com/clustervision/trinity/issues/506
+    (
+        "[2015-11-10T12:20:19.846] error: Nodes c002 not responding",
+        "slurm-node-not-responding",
+        {"nodes": "c002"},
+    ),
+    # https://github.com/facebookresearch/ParlAI/issues/3084
+    (
+        "srun: error: slurm-job-compute-0-0: tasks 2-7: Exited with exit code 1",
+        "slurm-task-failed",
+        {"node": "slurm-job-compute-0-0", "tasks": "2-7", "exit_code": "1"},
+    ),
+    # slurmctld's _job_complete wording (src/slurmctld/job_mgr.c)
+    (
+        "[2024-02-01T10:00:00.000] _job_complete: JobId=4242 WTERMSIG 9",
+        "slurm-job-failed",
+        {"job": "4242", "signal": "9"},
+    ),
+    # https://github.com/ai4d-iasc/trixie/issues/45
+    (
+        "[2020-12-14T09:43:55.500] [63532.0] error: *** STEP 63532.0 ON cn106 CANCELLED AT "
+        "2020-12-14T09:43:55 ***",
+        "slurm-job-killed",
+        {"job": "63532.0", "node": "cn106"},
+    ),
+    (
+        "slurmstepd: error: *** JOB 1234 ON gpu-01 CANCELLED AT 2024-05-01T10:00:00 ***",
+        "slurm-job-killed",
+        {"job": "1234"},
+    ),
+    # https://github.com/ArjunaCluster/ArjunaUsers/issues/100
+    (
+        "srun: error: Unable to confirm allocation for job 60564: Unable to contact slurm "
+        "controller (connect failure)",
+        "slurm-controller-unreachable",
+        {},
+    ),
+    # https://github.com/stackhpc/ansible-role-openhpc/issues/95
+    (
+        "Feb 24 09:21:38 nrel-control.novalocal slurmctld[26180]: error: Duplicated NodeHostName "
+        "nrel-hpc-0 in the config file",
+        "slurm-config-error",
+        {"problem": "Duplicated NodeHostName"},
+    ),
+    # https://github.com/openzfs/zfs/issues/557 and cilium/tetragon#328
+    (
+        "Nov 24 19:39:04 gsan1-coy kernel: [ 3556.510903] INFO: rcu_sched_state detected stall on "
+        "CPU 0 (t=105060 jiffies)",
+        "rcu-stall",
+        {},
+    ),
+    (
+        "[  451.529147] rcu: rcu_sched kthread starved for 33407 jiffies! g-1107 f0x0 "
+        "RCU_GP_WAIT_FQS(5) ->state=0x402 ->cpu=1",
+        "rcu-stall",
+        {"jiffies": "33407"},
+    ),
+    # https://github.com/ROCm/hip/issues/15
+    (
+        "Mar 24 11:53:43 pandemonium kernel: [   13.312533] BUG: unable to handle kernel NULL "
+        "pointer dereference at 0000000000000010",
+        "kernel-oops",
+        {},
+    ),
+    # https://github.com/kubernetes/kubernetes/issues/15668
+    (
+        "[53795.894385] WARNING: CPU: 0 PID: 18573 at fs/nfsd/nfs4recover.c:545 "
+        "nfsd4_legacy_tracking_init+0x1b7/0x230 [nfsd]()",
+        "kernel-warning",
+        {"cpu": "0", "location": "fs/nfsd/nfs4recover.c:545"},
+    ),
+]
+
 # Near misses: ordinary lines that share words with a signature and must match nothing.
 NEGATIVES: list[str] = [
     "mlx5_core 0000:41:00.0 enp65s0f0np0: Link up",
@@ -728,7 +962,6 @@ NEGATIVES: list[str] = [
     "nvme nvme0: 64/0/0 default/read/poll queues",
     "1234|train|gpu|research|512|COMPLETED|0:0",
     "1234|TIMEOUT_sweep|gpu|research|8|RUNNING|0:0",
-    "slurmstepd: error: *** JOB 1234 ON gpu-01 CANCELLED AT 2024-05-01T10:00:00 ***",
     "gpu-07:1234:5678 [0] NCCL INFO NET/IB : Using [0]mlx5_0:1/IB [1]mlx5_1:1/IB ; OOB eth0",
     "gpu-07:1234:5678 [0] NCCL INFO Channel 00/32 : 0[0] -> 1[1] via P2P/IPC",
     "CUDA error checking is enabled for this build",
@@ -739,6 +972,19 @@ NEGATIVES: list[str] = [
     "EDAC MC0: Giving out device to module skx_edac controller Skylake Socket#0 IMC#0",
     "[ pid ]   uid  tgid total_vm      rss pgtables_bytes swapents oom_score_adj name",
     "Kernel command line: BOOT_IMAGE=/vmlinuz-5.15.0 ro panic=10",
+    # real benign lines (tests/logs/corpus, dev split) next to the newer classes
+    "[   12.926115] mlx5_core 0000:03:00.0: firmware version: 14.32.1010",
+    "[   11.097626] mlx5_core 0004:01:00.0: mlx5_pcie_event:294:(pid 542): PCIe slot advertised "
+    "sufficient power (75W).",
+    "Nov 17 13:16:56 superserver kernel: [11314.654843] ixgbe 0000:08:00.0 eth11: NIC Link is Up "
+    "10 Gbps, Flow Control: RX",
+    "dgxh100-3:2152176:2152176 [0] NCCL INFO NET/Plugin : Plugin load (libnccl-net.so) returned "
+    "2 : libnccl-net.so: cannot open shared object file: No such file or directory",
+    "[2015-11-10T12:20:22.953] Node c002 now responding",
+    'time="2022-09-29T12:09:09Z" level=info msg="Starting dcgm-exporter"',
+    "[76747.348387] mce: CPU6: Core temperature/speed normal",
+    "- 1131567055 2005.11.09 tbird-admin1 Nov 9 12:10:55 local@tbird-admin1 sshd[1761]: error: "
+    "Bind to port 22 on 0.0.0.0 failed: Address already in use.",
 ]
 
 

@@ -23,8 +23,25 @@ LOG_SCHEMA = pl.Schema(
         "raw": pl.String,
         "file": pl.String,
         "line": pl.UInt32,
+        "rank": pl.Int32,  # a launcher's rank tag (`[rank5]:`, srun's `12: `), else null
+        "local_rank": pl.Int32,  # torchrun's `[default3]:`: the rank within its host
+        "inferred": pl.Boolean,  # its time is its neighbour's or its file's, not its own
     }
 )
+
+FACTS_SCHEMA = pl.Schema(
+    {
+        "host": pl.String,
+        "gpu": pl.String,  # the GPU's bus id as the report prints it (dcgmi: its index)
+        "source": pl.String,  # the format that read it: nvidia-smi, dcgmi-diag, ...
+        "section": pl.String,  # the sections above the fact: `ECC Errors: Volatile`
+        "key": pl.String,
+        "value": pl.String,
+        "file": pl.String,
+        "line": pl.UInt32,
+    }
+)
+"""Facts about each GPU read from reports (nvidia-smi -q, dcgmi diag, bug reports)."""
 
 MAX_LINE = 64 * 1024  # longer lines are kept, message and raw cut to this many characters
 
@@ -66,8 +83,15 @@ class LogReceipt:
     outside_window: int = 0
     unreadable: dict[str, int] = field(default_factory=dict)
     examples: dict[str, str] = field(default_factory=dict)
-    skipped: int = 0  # blank lines and table headers
-    inherited: int = 0  # lines that took the timestamp of the line before them
+    skipped: int = 0  # blank lines, table headers, lines of reports read as facts
+    inherited: int = 0  # lines that took the time of the line before them
+    backfilled: int = 0  # lines before any timed line of their file: the next one's time
+    file_timed: int = 0  # lines of files with no time at all: the file's modification time
+    file_timed_files: set[str] = field(default_factory=set)
+    boot_from_file: set[str] = field(default_factory=set)  # boot time stated in the file
+    boot_given: set[str] = field(default_factory=set)  # boot time given for the host
+    report_lines: int = 0  # lines of reports (nvidia-smi -q, dcgmi diag) read as facts
+    facts: int = 0  # facts read from them
     assume_tz: str = "UTC"
     local_time_formats: set[str] = field(default_factory=set)  # read in assume_tz
     yearless_formats: set[str] = field(default_factory=set)  # year taken from the window
@@ -96,6 +120,13 @@ class LogReceipt:
             self.count(reason, n, other.examples.get(reason))
         self.skipped += other.skipped
         self.inherited += other.inherited
+        self.backfilled += other.backfilled
+        self.file_timed += other.file_timed
+        self.file_timed_files |= other.file_timed_files
+        self.boot_from_file |= other.boot_from_file
+        self.boot_given |= other.boot_given
+        self.report_lines += other.report_lines
+        self.facts += other.facts
         self.local_time_formats |= other.local_time_formats
         self.yearless_formats |= other.yearless_formats
         self.hosts_without_boot_time |= other.hosts_without_boot_time
@@ -134,7 +165,15 @@ class LogReceipt:
                 "kernel lines timed in seconds since boot need the boot time of their host; "
                 f"none was given for {', '.join(hosts[:5])}"
                 + (f" and {len(hosts) - 5} more" if len(hosts) > 5 else "")
-                + " (pass boot_times)"
+                + " (give one with --boot-time, incident.yaml's logs.boot_times, or "
+                "node_exporter's node_boot_time_seconds in the metrics)"
+            )
+        if self.boot_from_file:
+            files = sorted(self.boot_from_file)
+            out.append(
+                f"the boot time of {_plural(len(files), 'file')} timed since boot "
+                f"({', '.join(files[:3])}{' and more' if len(files) > 3 else ''}) was "
+                "taken from a line of the file that states the wall-clock time"
             )
         kept = {  # reason: (noun, verb, the rest of the sentence)
             NOT_UTF8: ("line", "was", "not valid UTF-8: kept, with the bad bytes replaced"),
@@ -161,10 +200,32 @@ class LogReceipt:
                 f"times in {', '.join(sorted(self.yearless_formats))} lines carry no year; "
                 "it was taken from the window"
             )
-        if self.inherited:
+        inferred = self.inherited + self.backfilled + self.file_timed
+        if inferred:
+            ways = []
+            if self.inherited:
+                ways.append(f"{self.inherited} the time of the line before them")
+            if self.backfilled:
+                ways.append(
+                    f"{self.backfilled} (before any timed line of their file) the time of "
+                    "the line after them"
+                )
+            if self.file_timed:
+                files = sorted(self.file_timed_files)
+                shown = ", ".join(files[:3]) + (" and more" if len(files) > 3 else "")
+                ways.append(
+                    f"{self.file_timed} (in files with no time at all: {shown}) their file's "
+                    "modification time"
+                )
             out.append(
-                f"{_plural(self.inherited, 'line')} had no timestamp of their own (NCCL lines, "
-                "tracebacks, continuation lines) and carry the time of the line before them"
+                f"{_plural(inferred, 'line')} had no time of their own (NCCL lines, "
+                "tracebacks, continuation lines) and carry an inferred one: " + "; ".join(ways)
+            )
+        if self.facts:
+            out.append(
+                f"{_plural(self.report_lines, 'line')} of GPU reports "
+                f"(nvidia-smi -q, dcgmi diag) were read as {_plural(self.facts, 'fact')} "
+                "about the GPUs; the facts that say something is wrong are log lines too"
             )
         return out
 
@@ -175,10 +236,12 @@ def _plural(n: int, noun: str) -> str:
 
 @dataclass
 class Logs:
-    """A window's log lines, with the receipt of how they were read."""
+    """A window's log lines, with the receipt of how they were read, and the facts about
+    the GPUs that reports among the files state (FACTS_SCHEMA)."""
 
     frame: pl.DataFrame
     receipt: LogReceipt
+    facts: pl.DataFrame = field(default_factory=FACTS_SCHEMA.to_frame)
 
     @property
     def report(self) -> LogReceipt:

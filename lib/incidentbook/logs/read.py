@@ -14,9 +14,11 @@ Nothing is dropped silently: every line is in the frame, outside the window, bla
 table header), or counted in the receipt with a reason and an example `file:line`. Bad
 content never raises; only a logs folder that does not exist does (LogsError).
 
-Lines without a timestamp of their own (NCCL lines, Python tracebacks, continuation lines
-of a multi-line kernel record) take the time of the nearest timestamped line before them
-in the same file.
+Lines timed since boot are placed with their host's boot time, and lines without a time
+of their own (NCCL lines, Python tracebacks, continuation lines of a multi-line kernel
+record) take their neighbours' (logs.timing; such times are marked `inferred`). Reports
+(nvidia-smi -q, dcgmi diag, a bug report's nvidia-smi section) are also read into facts
+about each GPU (`Logs.facts`).
 """
 
 from __future__ import annotations
@@ -36,6 +38,7 @@ from incidentbook.logs.data import (
     BAD_TIMESTAMP,
     BINARY_MESSAGE,
     CANNOT_OPEN,
+    FACTS_SCHEMA,
     FILE_REASONS,
     GZIP_CUT,
     INCOMPLETE,
@@ -55,7 +58,6 @@ from incidentbook.logs.data import (
     LogsError,
 )
 from incidentbook.logs.formats import (
-    INHERIT,
     LOG_FORMATS,
     SKIP,
     Context,
@@ -67,7 +69,11 @@ from incidentbook.logs.formats import (
 )
 from incidentbook.logs.formats.slurm import SACCT_STATE_SEVERITY, expand_hostlist
 from incidentbook.logs.severity import LEVELS
+from incidentbook.logs.timing import TimeNotes, hosts_of_ranks, infer_times, place_boot_relative
 from incidentbook.window import TimeWindow
+
+BootTimes = dict[str, datetime | list[datetime]]
+"""Per host, its boot time, or its boot times (any order; the latest is the current)."""
 
 SNIFF_LINES = 50
 SNIFF_RATIO = 0.6
@@ -88,6 +94,7 @@ class _File:
     gzip_cut: bool = False
     unopened: bool = False
     fmt: str = "unknown"
+    mtime_us: int | None = None
 
 
 def _gunzip(data: bytes) -> tuple[bytes, bool]:
@@ -116,6 +123,7 @@ def _gunzip(data: bytes) -> tuple[bytes, bool]:
 def _load(f: _File) -> None:
     try:
         data = f.path.read_bytes()
+        f.mtime_us = f.path.stat().st_mtime_ns // 1000
     except OSError:
         f.unopened = True
         return
@@ -140,22 +148,49 @@ def _load(f: _File) -> None:
 def _sample(text: str) -> list[str]:
     """The first non-blank lines (each cut to 2 KiB) for format detection. Indented lines
     are left out: in every format they continue the record before (tracebacks, dmesg's
-    multi-line records, kmsg dictionaries)."""
-    out, pos = [], 0
+    multi-line records, kmsg dictionaries), unless the file holds nothing else."""
+    out, indented, pos = [], [], 0
     while len(out) < SNIFF_LINES and pos < len(text):
         end = text.find("\n", pos)
         end = len(text) if end < 0 else end
         line = text[pos : min(end, pos + 2048)]
-        if line.strip() and not line[0].isspace():
-            out.append(line)
+        if line.strip():
+            if not line[0].isspace():
+                out.append(line)
+            elif len(indented) < SNIFF_LINES:
+                indented.append(line)
         pos = end + 1
-    return out
+    return out or indented
+
+
+HEADER_LINES = 10  # a format's `header` decides when it is among a file's first lines
+
+
+def _headed(text: str, formats: dict[str, LogFormat]) -> str | None:
+    import re
+
+    head = "\n".join(text[:8192].split("\n", HEADER_LINES)[:HEADER_LINES])
+    for name in sorted(formats):
+        pattern = formats[name].header
+        if pattern and re.search(pattern, head, re.MULTILINE):
+            return name
+    return None
+
+
+def _sniffer(patterns: tuple[str, ...]) -> str:
+    """A format's sniff patterns as one anchored regex (named groups made plain: the same
+    name may appear in several)."""
+    import re
+
+    plain = (re.sub(r"\(\?P<\w+>", "(?:", p) for p in patterns)
+    return "^(?:" + "|".join(f"(?:{p})" for p in plain) + ")"
 
 
 def _detect(files: list[_File], formats: dict[str, LogFormat]) -> None:
     """The format of each file: the format whose sniff patterns match the largest share of
-    its first lines (at least SNIFF_RATIO); ties go to the higher priority, then to the
-    name first in alphabetical order (never to the order formats were registered in)."""
+    its first lines (at least SNIFF_RATIO, or the format's own sniff_ratio); ties go to the
+    higher priority, then to the name first in alphabetical order (never to the order
+    formats were registered in). A format's `header` among the first lines decides alone."""
     todo = [f for f in files if f.forced is None and f.text]
     for f in files:
         if f.forced is not None:
@@ -166,25 +201,43 @@ def _detect(files: list[_File], formats: dict[str, LogFormat]) -> None:
         return
     fids, lines = [], []
     for i, f in enumerate(todo):
+        headed = _headed(f.text, formats)
+        if headed is not None:
+            f.fmt = headed
+            continue
         sample = _sample(f.text)
         fids += [i] * len(sample)
         lines += sample
-    sample = pl.DataFrame({"fid": pl.Series(fids, dtype=pl.UInt32), "raw": lines})
-    ratios = sample.group_by("fid").agg(
-        pl.any_horizontal([pl.col("raw").str.contains(f"^(?:{p})") for p in fmt.sniff])
-        .mean()
-        .alias(name)
-        for name, fmt in formats.items()
-        if fmt.sniff
+    if not lines:
+        return
+    sample = pl.DataFrame(
+        {"fid": pl.Series(fids, dtype=pl.UInt32), "raw": pl.Series(lines, dtype=pl.String)}
     )
-    names = [c for c in ratios.columns if c != "fid"]
-    alphabetical = {name: rank for rank, name in enumerate(sorted(names))}
-    tiebreak = [(formats[n].priority, -alphabetical[n]) for n in names]
-    for row in ratios.iter_rows():
-        fid, scores = row[0], row[1:]
-        best = max(range(len(names)), key=lambda k: (scores[k] or 0, *tiebreak[k]))
-        if (scores[best] or 0) >= SNIFF_RATIO:
-            todo[fid].fmt = names[best]
+    alphabetical = {name: rank for rank, name in enumerate(sorted(formats))}
+    # Generic readers (fallback) only read what no other format does, and are only tried
+    # on those files (they are the slowest to try).
+    for fallback in (False, True):
+        tier = {n: f for n, f in formats.items() if f.sniff and f.fallback == fallback}
+        undecided = [i for i, f in enumerate(todo) if f.fmt == "unknown"]
+        part = sample.filter(pl.col("fid").is_in(undecided))
+        if not tier or part.height == 0:
+            continue
+        # One regex per format (its patterns as one alternation, which the regex engine
+        # runs in one pass), each over the whole sample, then the share per file.
+        flags = part.select(
+            "fid",
+            *(pl.col("raw").str.contains(_sniffer(f.sniff)).alias(n) for n, f in tier.items()),
+        )
+        ratios = flags.group_by("fid").agg(pl.exclude("fid").mean())
+        names = [c for c in ratios.columns if c != "fid"]
+        rank = [(tier[n].priority, -alphabetical[n]) for n in names]
+        needed = [tier[n].sniff_ratio or SNIFF_RATIO for n in names]
+        for row in ratios.iter_rows():
+            fid, scores = row[0], row[1:]
+            enough = [k for k in range(len(names)) if (scores[k] or 0) >= needed[k]]
+            if enough:
+                best = max(enough, key=lambda k: (scores[k] or 0, *rank[k]))
+                todo[fid].fmt = names[best]
 
 
 _PIECE = 1 << 30  # a polars string holds at most 4 GiB: bigger texts are cut at newlines
@@ -224,45 +277,7 @@ def _split(files: list[_File]) -> pl.DataFrame:
     return pl.DataFrame({"fid": fid, "line": line, "raw": lists.explode()})
 
 
-def _within_file(value: pl.Expr, anchor: pl.Expr) -> pl.Expr:
-    """`value` of the last anchor row at or before each row, in the same file (rows are in
-    file order). By row index, so an anchor whose value is null passes on null."""
-    at = pl.when(anchor).then(pl.int_range(pl.len(), dtype=pl.UInt32)).forward_fill()
-    return pl.when(pl.col("fid").gather(at) == pl.col("fid")).then(value.gather(at))
-
-
-def _inherit(done: pl.DataFrame, fmt: LogFormat, host_is_list: bool) -> pl.DataFrame:
-    """Lines without a time of their own take the previous timestamped line's (same file),
-    its reason when it had one, its host, and (continuation lines) its severity."""
-    status = pl.col("status")
-    inherit = status.fill_null("") == INHERIT
-    anchor = ~status.fill_null("").is_in([INHERIT, SKIP])
-    prev_ts = _within_file(pl.col("ts"), anchor)
-    prev_status = _within_file(status.fill_null(""), anchor)
-    updates = {
-        "ts": pl.when(inherit).then(prev_ts).otherwise(pl.col("ts")),
-        "status": pl.when(inherit)
-        .then(
-            pl.when(prev_status.is_null())
-            .then(pl.lit(NO_TIMESTAMP))
-            .otherwise(pl.when(prev_status != "").then(prev_status))
-        )
-        .otherwise(status),
-        "_inherited": inherit,
-    }
-    if not host_is_list:
-        updates["host"] = (
-            pl.when(inherit)
-            .then(pl.coalesce(pl.col("host"), _within_file(pl.col("host"), anchor)))
-            .otherwise(pl.col("host"))
-        )
-    if fmt.inherit_severity:
-        updates["severity"] = (
-            pl.when(inherit)
-            .then(pl.coalesce(pl.col("severity"), _within_file(pl.col("severity"), anchor)))
-            .otherwise(pl.col("severity"))
-        )
-    return done.with_columns(**updates)
+_OPTIONAL = {"rank": pl.Int32, "local_rank": pl.Int32, "_rel": pl.Int64, "_wall": pl.Int64}
 
 
 def _parse_group(
@@ -270,8 +285,10 @@ def _parse_group(
     formats: dict[str, LogFormat],
     files: list[_File],
     ctx: Context,
-    boot_times: dict[str, datetime],
+    boot_times: dict[str, list[int]],
+    ranks: dict[int, str] | None,
     report: LogReceipt,
+    facts: list[pl.DataFrame],
 ) -> pl.DataFrame | None:
     lines = _split(files)
     if lines.height == 0:
@@ -298,22 +315,24 @@ def _parse_group(
 
     blank = raw.str.contains(r"^\s*$")
     report.skipped += int(lines.select(blank.sum()).item())
-    lf = lines.lazy().filter(~blank)
-    if fmt.needs_boot:
-        boots = []
-        for f in files:
-            host = f.host or f.stem
-            when = (boot_times or {}).get(host)
-            boots.append(None if when is None else to_us(when))
-            if when is None:
-                report.hosts_without_boot_time.add(host)
-        lf = lf.with_columns(_boot=pl.lit(pl.Series(boots, dtype=pl.Int64)).gather(pl.col("fid")))
-    done = fmt.parse(lf, ctx).collect()
+    nonblank = lines.filter(~blank)
+    done = fmt.parse(nonblank.lazy(), ctx).collect()
+    if fmt.facts is not None:
+        _read_facts(fmt, nonblank, files, ctx, facts, report)
+    done = done.with_columns(
+        pl.lit(None, dtype).alias(name)
+        for name, dtype in _OPTIONAL.items()
+        if name not in done.columns
+    )
     host_is_list = isinstance(done.schema["host"], pl.List)
-    if (done.get_column("status") == INHERIT).any():
-        done = _inherit(done, fmt, host_is_list)
-    else:
-        done = done.with_columns(_inherited=pl.lit(False))
+    hosts = [f.host or f.stem for f in files]
+    notes = TimeNotes()
+    done = place_boot_relative(done, hosts, [f.key for f in files], boot_times, notes)
+    report.hosts_without_boot_time |= notes.hosts_without_boot_time
+    report.boot_from_file |= notes.boot_from_file
+    report.boot_given |= notes.boot_given
+    done = infer_times(done, fmt, [f.mtime_us for f in files], host_is_list)
+    done = hosts_of_ranks(done, ranks)
 
     # Count what was not read, then keep the window.
     if "_kept" in done.columns:
@@ -332,16 +351,28 @@ def _parse_group(
     for reason, n, fid, line in bad.iter_rows():
         if reason == SKIP:
             report.skipped += n
+            if fmt.facts is not None:
+                report.report_lines += n
         else:
             report.count(reason, n, f"{files[fid].key}:{line}")
     ok = pl.col("status").is_null()
     inside = ok & ctx.window.contains()
+    way = pl.col("_inferred")
     counts = done.select(
-        inside=inside.sum(), ok=ok.sum(), inherited=(ok & pl.col("_inherited")).sum()
+        inside=inside.sum(),
+        ok=ok.sum(),
+        before=(ok & (way == "before")).sum(),
+        after=(ok & (way == "after")).sum(),
+        file=(ok & (way == "file")).sum(),
     ).row(0, named=True)
     report.in_window += counts["inside"]
     report.outside_window += counts["ok"] - counts["inside"]
-    report.inherited += counts["inherited"]
+    report.inherited += counts["before"]
+    report.backfilled += counts["after"]
+    report.file_timed += counts["file"]
+    if counts["file"]:
+        dated = done.filter(ok & (way == "file")).get_column("fid").unique().sort().to_list()
+        report.file_timed_files |= {files[i].key for i in dated}
     if counts["ok"]:
         # Each line's time semantics are those of the format its source names (a
         # composite format's lines keep their own), else its file's format's.
@@ -377,15 +408,85 @@ def _parse_group(
         raw=cut("raw"),
         file=pl.lit(keys).gather(pl.col("fid")),
         line=pl.col("line"),
+        rank=pl.col("rank").cast(pl.Int32),
+        local_rank=pl.col("local_rank").cast(pl.Int32),
+        inferred=pl.col("_inferred").is_not_null(),
     )
+
+
+def _read_facts(
+    fmt: LogFormat,
+    lines: pl.DataFrame,
+    files: list[_File],
+    ctx: Context,
+    facts: list[pl.DataFrame],
+    report: LogReceipt,
+) -> None:
+    got = fmt.facts(lines, ctx)
+    if got.height == 0:
+        return
+    host = pl.lit(pl.Series([f.host or f.stem for f in files], dtype=pl.String))
+    keys = pl.lit(pl.Series([f.key for f in files], dtype=pl.String))
+    facts.append(
+        got.select(
+            host=host.gather(pl.col("fid")),
+            gpu="gpu",
+            source=pl.lit(fmt.name),
+            section="section",
+            key="key",
+            value="value",
+            file=keys.gather(pl.col("fid")),
+            line="line",
+        )
+    )
+    report.facts += got.height
+
+
+def parse_boot_times(values: str | list[str] | tuple[str, ...]) -> BootTimes:
+    """Boot times as a person writes them: `HOST=TIME` (for that host) or `TIME` (every
+    host without its own), several separated by commas or given as a list; TIME is RFC
+    3339 with an offset. A bad value is a LogsError that says which."""
+    from pydantic import AwareDatetime, TypeAdapter, ValidationError
+
+    moment_of = TypeAdapter(AwareDatetime)
+    items = [values] if isinstance(values, str) else list(values)
+    out: BootTimes = {}
+    for item in (part.strip() for value in items for part in value.split(",")):
+        if not item:
+            continue
+        host, _, when = item.rpartition("=") if "=" in item else ("*", "", item)
+        try:
+            moment = moment_of.validate_python(when.strip())
+        except ValidationError:
+            raise LogsError(
+                f"boot time {item!r}: write HOST=TIME or TIME, TIME in RFC 3339 with an "
+                "offset (2025-03-14T07:55:00Z)"
+            ) from None
+        key = host.strip() or "*"
+        known = out.get(key)
+        out[key] = (
+            [*known, moment]
+            if isinstance(known, list)
+            else ([known, moment] if known is not None else moment)
+        )
+    return out
+
+
+def _boot_lists(boot_times: BootTimes | None) -> dict[str, list[int]]:
+    out = {}
+    for host, when in (boot_times or {}).items():
+        values = when if isinstance(when, (list, tuple)) else [when]
+        out[host] = sorted(to_us(w) for w in values)
+    return out
 
 
 def _read(
     files: list[_File],
     window: TimeWindow,
-    boot_times: dict[str, datetime] | None,
+    boot_times: BootTimes | None,
     assume_tz: str,
-) -> tuple[pl.DataFrame, LogReceipt]:
+    ranks: dict[int, str] | None = None,
+) -> Logs:
     try:
         ZoneInfo(assume_tz)
     except (ZoneInfoNotFoundError, ValueError):
@@ -396,7 +497,9 @@ def _read(
     ctx = Context(window=window, tz=assume_tz)
     report = LogReceipt(assume_tz=assume_tz)
     frames: list[pl.DataFrame] = []
+    facts: list[pl.DataFrame] = []
     formats = dict(LOG_FORMATS.entries())
+    boots = _boot_lists(boot_times)
     for batch in _batches(files):
         for f in batch:
             _load(f)
@@ -406,7 +509,7 @@ def _read(
             if f.text:
                 groups.setdefault(f.fmt, []).append(f)
         for name, members in groups.items():
-            got = _parse_group(formats[name], formats, members, ctx, boot_times or {}, report)
+            got = _parse_group(formats[name], formats, members, ctx, boots, ranks, report, facts)
             if got is not None:
                 frames.append(got)
         for f in batch:
@@ -419,7 +522,12 @@ def _read(
         for f in batch:
             f.text = ""  # free the batch's text before the next one
     frame = pl.concat([LOG_SCHEMA.to_frame(), *frames], how="vertical")
-    return frame.sort("ts", "host", "file", "line"), report
+    fact_frame = pl.concat([FACTS_SCHEMA.to_frame(), *facts], how="vertical")
+    return Logs(
+        frame=frame.sort("ts", "host", "file", "line"),
+        receipt=report,
+        facts=fact_frame.sort("host", "gpu", "file", "line"),
+    )
 
 
 def _batches(files: list[_File]) -> Iterator[list[_File]]:
@@ -464,17 +572,20 @@ def read_logs(
     root: Path | str,
     window: TimeWindow,
     *,
-    boot_times: dict[str, datetime] | None = None,
+    boot_times: BootTimes | None = None,
     assume_tz: str = "UTC",
     formats: dict[str, str] | None = None,
+    ranks: dict[int, str] | None = None,
 ) -> Logs:
     """Every log file under an incident's logs/ folder, as one frame of the window's lines.
 
     A file in a folder (`logs/<host>/kern.log`) belongs to that host; other files take the
     host from each line (syslog, journald, NCCL, nanotron) or else from the file's name.
-    `boot_times` places lines timed since boot (`[  12.3]`, /dev/kmsg) per host;
-    `assume_tz` is the zone of times written without one; `formats` forces a format for
-    files matching a glob of the relative path (or of the name).
+    `boot_times` places lines timed since boot (`[  12.3]`, /dev/kmsg) per host, unless
+    a line of the file states its boot time (logs.timing); `assume_tz` is the zone of
+    times written without one; `formats` forces a format for files matching a glob of the
+    relative path (or of the name); `ranks` names the host of each rank of a launcher's
+    prefix (`[rank5]:`, `12: `) that the logs do not name themselves.
     """
     root = Path(root)
     if not root.exists():
@@ -497,8 +608,7 @@ def read_logs(
                 forced=_forced(key, formats),
             )
         )
-    frame, report = _read(files, window, boot_times, assume_tz)
-    return Logs(frame=frame, receipt=report)
+    return _read(files, window, boot_times, assume_tz, ranks)
 
 
 def read_log_file(
@@ -506,9 +616,10 @@ def read_log_file(
     window: TimeWindow,
     *,
     host: str | None = None,
-    boot_times: dict[str, datetime] | None = None,
+    boot_times: BootTimes | None = None,
     assume_tz: str = "UTC",
     format: str | None = None,
+    ranks: dict[int, str] | None = None,
 ) -> tuple[pl.DataFrame, LogReceipt]:
     """One log file: `host` (when given) is the host of every line, else each line's own
     host or the file's stem; `format` forces a registered format instead of detecting."""
@@ -516,7 +627,8 @@ def read_log_file(
     if format is not None:
         _check_formats({path.name: format})
     f = _File(path=path, key=path.name, host=host, stem=_stem(path), forced=format)
-    return _read([f], window, boot_times, assume_tz)
+    logs = _read([f], window, boot_times, assume_tz, ranks)
+    return logs.frame, logs.receipt
 
 
 # Names this module had before the formats moved to logs.formats (kept for one release).

@@ -97,3 +97,65 @@ def level_of_priority(number: pl.Expr) -> pl.Expr:
     return (number.cast(pl.Int64, strict=False) % 8).replace_strict(
         dict(enumerate(LEVELS)), default=None, return_dtype=pl.String
     )
+
+
+# --- a line's level from what it says ------------------------------------------------------
+#
+# A format states a level; the words of the line can say the level overstates it. Three
+# kinds of lines logged at err or worse are not failures by themselves:
+#   - dumps: register and field listings that continue an event printed just before
+#     (`r24=0x00000000 r25=...`, `machine check enable..........0`, `data address: 0x..`);
+#     the event's own line carries the level that matters;
+#   - the caller's errors: a missing file, a permission, a bad executable (ENOENT, EACCES,
+#     EPERM, ENOEXEC, ENOTDIR, EISDIR, EEXIST, EBADF, ENOTBLK): the job asked for something
+#     wrong; the system did not fail;
+#   - err lines whose words name no failure (a status report, an assertion trace): only
+#     crit and worse stand on the level alone.
+
+_DUMP = (
+    r"^\s*(?:"
+    # label ........ value
+    r".{0,60}?[^.]\.{4,}\s*\S{1,24}"
+    # name=value / name: value pairs of hex numbers, and nothing else
+    r"|(?:[A-Za-z][\w ]{0,40}?\s*[=:]\s*(?:0x)?[0-9a-fA-F]{2,}[\s,;]*)+"
+    # the header of a register listing
+    r"|[\w ]*registers?:"
+    r")\s*$"
+)
+_CALLERS_ERROR = (
+    r"(?i)\b(?:No such file or directory|Permission denied|Operation not permitted|"
+    r"Exec format error|Not a directory|Is a directory|File exists|Bad file descriptor|"
+    r"Block device required)\b"
+)
+# Words that say something failed. Negated mentions ("no errors", "No temperature error")
+# are taken out before looking.
+_NEGATED = r"(?i)\b(?:no|zero|without)\s+(?:\w+\s+)?errors?\b"
+_FAILURE = (
+    r"(?i)\b(?:fail\w*|fatal|panic\w*|errors?|err|abort\w*|cannot|can ?not|can't|unable|"
+    r"timed? ?out|timeout|lost|severed|refused|reset|not responding|unreachable|crash\w*|"
+    r"killed|corrupt\w*|exception|segfault|violation|down|hung|stuck|unrecoverable|"
+    r"uncorrect\w*|denied|invalid|overflow|terminated|missing|bad)\b"
+)
+
+
+def level_from_content(message: pl.Expr, level: pl.Expr) -> pl.Expr:
+    """The line level `level` (a format's stated level, syslog names) as the message's
+    words support it: dumps become info, the caller's errors warning, and err lines that
+    name no failure warning. Levels below err are kept as stated."""
+    rank = level.replace_strict(LEVEL_RANK, default=None, return_dtype=pl.Int32)
+    serious = rank <= LEVEL_RANK[ALERT]
+    words = message.fill_null("")
+    return (
+        pl.when(~serious.fill_null(False))
+        .then(level)
+        .when(words.str.contains(_DUMP))
+        .then(pl.lit("info"))
+        .when(words.str.contains(_CALLERS_ERROR))
+        .then(pl.lit("warning"))
+        .when(
+            (rank == LEVEL_RANK[ALERT])
+            & ~words.str.replace_all(_NEGATED, "").str.contains(_FAILURE)
+        )
+        .then(pl.lit("warning"))
+        .otherwise(level)
+    )

@@ -14,7 +14,14 @@ from functools import lru_cache
 from pathlib import Path
 
 import polars as pl
-from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator
+from pydantic import (
+    BaseModel,
+    ConfigDict,
+    Field,
+    ValidationError,
+    field_validator,
+    model_validator,
+)
 
 from incidentbook.errors import IncidentbookError, invalid
 from incidentbook.logs.severity import SEVERITY_RANK as SEVERITY_RANK
@@ -30,6 +37,18 @@ class CatalogError(IncidentbookError):
     """A signature catalog that cannot be used."""
 
 
+class SeverityRule(BaseModel):
+    """A signature's severity from what its line says: when the field `field` took part in
+    the match (and, with `equals`, holds one of those values, any case), the line's
+    severity is `severity` instead of the signature's."""
+
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+    field: str
+    equals: list[str] | None = None
+    severity: Severity
+
+
 class Signature(BaseModel):
     model_config = ConfigDict(extra="forbid", frozen=True)
 
@@ -39,6 +58,8 @@ class Signature(BaseModel):
     component: str
     symptom: str
     severity: Severity
+    severity_by: list[SeverityRule] = Field(default_factory=list)
+    action: str | None = None
     explanation: str
     reference: str
 
@@ -55,6 +76,15 @@ class Signature(BaseModel):
     @property
     def fields(self) -> list[str]:
         return _fields(self.pattern)
+
+    @model_validator(mode="after")
+    def _rules_name_fields(self) -> Signature:
+        unknown = [r.field for r in self.severity_by if r.field not in _fields(self.pattern)]
+        if unknown:
+            raise ValueError(
+                f"severity_by names {', '.join(unknown)}, not a named group of the pattern"
+            )
+        return self
 
 
 @lru_cache(maxsize=256)
@@ -213,18 +243,16 @@ def _required(items: list) -> set[str] | None:
     return max(runs, key=lambda r: (min(map(len, r)), -len(r))) if runs else None
 
 
-def _candidates(tagged: pl.DataFrame, column: str, catalog: Catalog) -> pl.DataFrame:
-    """(_row, index, text) for each line and each signature whose literals the line holds.
+_PCI = r"(?:\bPCI:|\b)([0-9a-fA-F]{4,8}:[0-9a-fA-F]{2}:[0-9a-fA-F]{2}(?:\.[0-7])?)\b"
+"""A PCI address as the kernel and the NVIDIA driver print it (`0000:3b:00.0`, `PCI:0000:3b:00`)."""
 
-    One Aho-Corasick pass over all lines finds every required literal; a regex then runs
-    only on the few lines that hold one of its own signature's literals. Signatures whose
-    literals could not be worked out are candidates for every line.
-    """
-    text = pl.col(column)
+
+def _literal_table(catalog: Catalog) -> tuple[list[str], pl.DataFrame, list[int]]:
+    """(literals, literal -> signature index, signatures with no literal: always tried)."""
     owners: dict[str, set[int]] = {}
     always: list[int] = []
     for index, signature in enumerate(catalog.signatures):
-        literals = required_literals(signature.pattern)
+        literals = _literals(signature.pattern)
         if not literals:
             always.append(index)
         for literal in literals or []:
@@ -234,12 +262,29 @@ def _candidates(tagged: pl.DataFrame, column: str, catalog: Catalog) -> pl.DataF
         schema={"literal": pl.String, "index": pl.UInt32},
         orient="row",
     )
+    return sorted(owners), table, always
+
+
+@lru_cache(maxsize=1024)
+def _literals(pattern: str) -> tuple[str, ...] | None:
+    got = required_literals(pattern)
+    return tuple(got) if got else None
+
+
+def _candidates(
+    tagged: pl.DataFrame, column: str, catalog: Catalog, literals, table, always
+) -> pl.DataFrame:
+    """(_row, index, text) for each line and each signature whose literals the line holds.
+
+    One Aho-Corasick pass finds every required literal; a regex then runs only on the
+    lines that hold one of its own signature's literals. Signatures whose literals could
+    not be worked out are candidates for every line.
+    """
+    text = pl.col(column)
     found = (
         tagged.select(
             "_row",
-            literal=text.str.extract_many(
-                sorted(owners), ascii_case_insensitive=True, overlapping=True
-            ),
+            literal=text.str.extract_many(literals, ascii_case_insensitive=True, overlapping=True),
         )
         .filter(pl.col("literal").list.len() > 0)
         .explode("literal")
@@ -255,11 +300,37 @@ def _candidates(tagged: pl.DataFrame, column: str, catalog: Catalog) -> pl.DataF
     return found.unique().join(tagged.select("_row", column), on="_row")
 
 
-def match(frame: pl.DataFrame, catalog: Catalog, column: str = "message") -> pl.DataFrame:
-    """The frame with `signature` (first match, else null), `xid` and `fields` (JSON) added."""
+_MATCHED = {
+    "signature": pl.String,
+    "fields": pl.String,
+    "xid": pl.Int64,
+    "pci": pl.String,
+    "signature_severity": pl.String,
+}
+
+
+def _severity(signature: Signature, groups: pl.Expr, fields: list[str]) -> pl.Expr:
+    """A matched line's severity by its signature's severity_by rules (else its own)."""
+    chain = None
+    for rule in signature.severity_by:
+        value = groups.struct.field(rule.field)
+        applies = value.is_not_null()
+        if rule.equals is not None:
+            applies = applies & value.str.to_lowercase().is_in([v.lower() for v in rule.equals])
+        step = pl.lit(rule.severity, pl.String)
+        chain = pl.when(applies).then(step) if chain is None else chain.when(applies).then(step)
+    own = pl.lit(signature.severity, pl.String)
+    return chain.otherwise(own) if chain is not None else own
+
+
+def _match_distinct(distinct: pl.DataFrame, column: str, catalog: Catalog) -> pl.DataFrame:
+    """Each distinct text that takes a signature, with its signature, fields, xid, pci and
+    severity (the line's own: its Xid code's, its signature's severity_by rule's, or the
+    signature's)."""
     text = pl.col(column)
-    tagged = frame.with_row_index("_row")
-    candidates = _candidates(tagged, column, catalog)
+    tagged = distinct.with_row_index("_row")
+    literals, table, always = _literal_table(catalog)
+    candidates = _candidates(tagged, column, catalog, literals, table, always)
     hits = [pl.DataFrame(schema={"_row": pl.UInt32, "index": pl.UInt32})]
     for index, signature in enumerate(catalog.signatures):
         mine = candidates.filter(pl.col("index") == index)
@@ -276,26 +347,57 @@ def match(frame: pl.DataFrame, catalog: Catalog, column: str = "message") -> pl.
         .join(ids, on="index")
         .join(tagged.select("_row", column), on="_row")
     )
-    parts = [
-        found.select("_row", "signature")
-        .head(0)
-        .with_columns(fields=pl.lit(None, pl.String), xid=pl.lit(None, pl.Int64))
-    ]
+    parts = [pl.DataFrame(schema={column: pl.String, **_MATCHED})]
+    xids = {x.code: x.severity for x in catalog.xid_codes}
     for signature in catalog.signatures:
-        hits = found.filter(pl.col("signature") == signature.id)
-        if hits.height == 0:
+        hit = found.filter(pl.col("signature") == signature.id)
+        if hit.height == 0:
             continue
         fields = signature.fields
         groups = text.str.extract_groups(signature.pattern)
+        xid = (
+            groups.struct.field("xid").cast(pl.Int64, strict=False)
+            if "xid" in fields
+            else pl.lit(None, pl.Int64)
+        )
+        named = [groups.struct.field(f) for f in ("pci", "device", "smi_pci") if f in fields]
         parts.append(
-            hits.select(
-                "_row",
+            hit.select(
+                column,
                 "signature",
                 fields=groups.struct.json_encode() if fields else pl.lit(None, pl.String),
-                xid=groups.struct.field("xid").cast(pl.Int64, strict=False)
-                if "xid" in fields
-                else pl.lit(None, pl.Int64),
+                xid=xid,
+                # The device the line is about: the signature's own group, else the first
+                # PCI address the line names.
+                pci=pl.coalesce(*named, text.str.extract(_PCI, 1)),
+                signature_severity=pl.coalesce(
+                    xid.replace_strict(xids, default=None, return_dtype=pl.String),
+                    _severity(signature, groups, fields),
+                ),
             )
         )
-    matched = pl.concat(parts)
-    return tagged.join(matched, on="_row", how="left", maintain_order="left").drop("_row")
+    return pl.concat(parts, how="vertical_relaxed")
+
+
+def match(frame: pl.DataFrame, catalog: Catalog, column: str = "message") -> pl.DataFrame:
+    """The frame with `signature` (first match, else null), `fields` (JSON of its named
+    groups), `xid`, `pci` (the device the line names) and `signature_severity` (the line's
+    own: see _match_distinct) added.
+
+    Lines that hold none of the catalog's literals are left out first (one Aho-Corasick
+    pass over every line); the others are matched once per distinct text (logs repeat
+    themselves: a message logged on every host is matched once)."""
+    text = pl.col(column)
+    literals, _, always = _literal_table(catalog)
+    if always:
+        candidates = frame.select(column)
+    else:
+        candidates = frame.select(column).filter(
+            text.str.contains_any(literals, ascii_case_insensitive=True)
+        )
+    distinct = candidates.unique(maintain_order=True).drop_nulls()
+    table = _match_distinct(distinct, column, catalog)
+    if column in _MATCHED:
+        raise CatalogError(f"cannot match a column named {column!r}")
+    drop = [c for c in _MATCHED if c in frame.columns]
+    return frame.drop(drop).join(table, on=column, how="left", maintain_order="left")

@@ -1,9 +1,13 @@
 """Log templates for the lines no signature knows, mined with drain3.
 
-Variable parts (numbers, hex values, PCI addresses, IPs, UUIDs) are masked first with
-polars expressions over the whole frame; then each *distinct* masked line is fed to
-drain3 once, in order of first appearance, so mining costs what the variety of the logs
-costs, not their volume, and the same logs always give the same templates.
+Lines are first grouped by a coarse key, the line with every word that holds a digit
+replaced by one token: one regex pass over the lines (the only work that grows with
+their number). Each key's first line is masked (numbers, hex values, PCI addresses, IPs,
+UUIDs: the template's wording) and fed to drain3 once, in order of first appearance, so
+mining costs what the variety of the logs costs, not their volume, and the same logs
+always give the same templates. Lines that differ only in words holding digits (`eth0`
+and `eth1`, two PCI addresses, two generated ids) share a key: drain would merge them
+anyway, as it treats tokens with digits as variables.
 """
 
 from __future__ import annotations
@@ -51,33 +55,59 @@ def _miner(similarity: float, depth: int) -> TemplateMiner:
     return TemplateMiner(persistence_handler=None, config=config)
 
 
-def mine_templates(messages: pl.Series, similarity: float = 0.4, depth: int = 4) -> pl.DataFrame:
-    """For each message, its template id and template text (same length and order)."""
-    frame = (
-        pl.DataFrame({"message": messages})
-        .with_row_index("_row")
-        .with_columns(masked=mask(pl.col("message").fill_null("")).str.strip_chars())
-    )
-    distinct = frame.group_by("masked").agg(first=pl.col("_row").min()).sort("first")
+# A word with a digit in it (a number, an id, an address part, `eth0`, `vethad1ccac`).
+_DIGIT_WORD = r"\w*\d\w*"
+
+
+def coarse_key(text: pl.Expr) -> pl.Expr:
+    """The line with each word that holds a digit replaced by `#` (see the module)."""
+    return text.fill_null("").str.replace_all(_DIGIT_WORD, "#").str.strip_chars()
+
+
+def _templates_of_keys(keys: pl.DataFrame, similarity: float, depth: int) -> pl.DataFrame:
+    """`keys` (key, example: the key's first line, first: its order of appearance) ->
+    key, template_id, template. Each key's example is masked; each distinct masked line
+    is mined once, in order of first appearance."""
+    masked = keys.sort("first").with_columns(masked=mask(pl.col("example")).str.strip_chars())
+    distinct = masked.unique("masked", keep="first", maintain_order=True)
     miner = _miner(similarity, depth)
     ids = [miner.add_log_message(line)["cluster_id"] for line in distinct.get_column("masked")]
     templates = {c.cluster_id: c.get_template() for c in miner.drain.clusters}
-    mapping = distinct.with_columns(template_id=pl.Series(ids, dtype=pl.Int64)).with_columns(
-        template=pl.col("template_id").replace_strict(templates, return_dtype=pl.String)
+    mapping = distinct.select("masked").with_columns(template_id=pl.Series(ids, dtype=pl.Int64))
+    return masked.join(mapping, on="masked", how="left").select(
+        "key",
+        "template_id",
+        template=pl.col("template_id").replace_strict(templates, return_dtype=pl.String),
     )
-    return (
-        frame.join(mapping.select("masked", "template_id", "template"), on="masked", how="left")
-        .sort("_row")
-        .select("template_id", "template")
+
+
+def mine_templates(messages: pl.Series, similarity: float = 0.4, depth: int = 4) -> pl.DataFrame:
+    """For each message, its template id and template text (same length and order)."""
+    frame = pl.DataFrame({"message": messages}).with_row_index("_row")
+    frame = frame.with_columns(key=coarse_key(pl.col("message")))
+    keys = frame.group_by("key").agg(
+        first=pl.col("_row").min(), example=pl.col("message").fill_null("").first()
     )
+    mapping = _templates_of_keys(keys, similarity, depth)
+    return frame.join(mapping, on="key", how="left").sort("_row").select("template_id", "template")
 
 
 @dataclass
 class TemplateSummary:
-    """Templates of the unmatched lines, counted in the window and in the baseline."""
+    """Templates of the unmatched lines, counted in the window and in the baseline.
 
-    lines: pl.DataFrame  # per line: ts, host, template_id, template
-    templates: pl.DataFrame  # per template: counts, hosts, first/last seen, new
+    `templates`: per template, counts, hosts, first/last seen, new. `lines` (per window
+    line: ts, host, severity, template_id, template) is worked out when asked for."""
+
+    templates: pl.DataFrame
+    _unknown: pl.DataFrame  # the unmatched window lines with their key
+    _mapping: pl.DataFrame  # key -> template_id, template
+
+    @property
+    def lines(self) -> pl.DataFrame:
+        return self._unknown.join(self._mapping, on="key", how="left").select(
+            "ts", "host", "severity", "template_id", "template"
+        )
 
 
 def summarise_templates(
@@ -87,28 +117,45 @@ def summarise_templates(
 
     `logs` holds the lines of the baseline and the window (columns ts, host, message,
     signature). A template is new when the baseline has lines but none of this template.
+    Counted per coarse key first (one pass over the lines), then per template.
     """
-    unknown = logs.filter(pl.col("signature").is_null()).sort("ts", "host")
+    unknown = logs.filter(pl.col("signature").is_null())
     if "severity" not in unknown.columns:
         unknown = unknown.with_columns(severity=pl.lit(None, pl.String))
-    mined = mine_templates(unknown.get_column("message"))
-    lines = pl.concat([unknown.select("ts", "host", "severity"), mined], how="horizontal")
     in_window = window.contains()
     in_base = baseline.contains() if baseline else pl.lit(False)
-    has_baseline = baseline is not None and lines.filter(in_base).height > 0
+    has_baseline = baseline is not None and unknown.select(in_base.any()).item()
+    unknown = unknown.select("ts", "host", "severity", "message").with_columns(
+        key=coarse_key(pl.col("message"))
+    )
+    rank = pl.col("severity").replace_strict(LEVEL_RANK, default=None, return_dtype=pl.Int32)
+    # (the first line of each key in time order, then host: the same logs, the same ids)
+    per_key = unknown.group_by("key").agg(
+        first=pl.struct("ts", "host").min(),
+        example=pl.col("message").sort_by("ts", "host").first(),
+        count=in_window.sum(),
+        baseline_count=in_base.sum(),
+        hosts=pl.col("host").filter(in_window).unique(),
+        first_seen=pl.col("ts").filter(in_window).min(),
+        last_seen=pl.col("ts").filter(in_window).max(),
+        severity_rank=pl.when(in_window).then(rank).min(),
+    )
+    mapping = _templates_of_keys(per_key.select("key", "example", "first"), similarity=0.4, depth=4)
     templates = (
-        lines.group_by("template_id", "template")
+        per_key.join(mapping, on="key", how="left")
+        .group_by("template_id", "template")
         .agg(
-            count=in_window.sum(),
-            baseline_count=in_base.sum(),
-            hosts=pl.col("host").filter(in_window).n_unique(),
-            first_seen=pl.col("ts").filter(in_window).min(),
-            last_seen=pl.col("ts").filter(in_window).max(),
+            count=pl.col("count").sum(),
+            baseline_count=pl.col("baseline_count").sum(),
+            hosts=pl.col("hosts").list.explode(keep_nulls=False, empty_as_null=False).n_unique(),
+            first_seen=pl.col("first_seen").min(),
+            last_seen=pl.col("last_seen").max(),
             # The most severe level its lines were logged at (null: the format has none).
-            severity_rank=pl.col("severity").replace_strict(LEVEL_RANK, default=None).min(),
+            severity_rank=pl.col("severity_rank").min(),
         )
         .filter(pl.col("count") > 0)
         .with_columns(
+            hosts=pl.col("hosts").cast(pl.UInt32),
             new=pl.lit(has_baseline) & (pl.col("baseline_count") == 0),
             severity=pl.col("severity_rank").replace_strict(
                 {v: k for k, v in LEVEL_RANK.items()}, default=None, return_dtype=pl.String
@@ -122,4 +169,8 @@ def summarise_templates(
         )
         .drop("severity_rank")
     )
-    return TemplateSummary(lines=lines.filter(in_window), templates=templates)
+    return TemplateSummary(
+        templates=templates,
+        _unknown=unknown.filter(in_window).drop("message"),
+        _mapping=mapping,
+    )

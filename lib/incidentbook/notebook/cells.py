@@ -81,9 +81,14 @@ def load(
     signatures: str = "",
     source: str = "",
     taxonomy: str = "",
+    boot_time: str = "",
 ) -> Investigation:
     """The incident's window: metrics, logs and everything found in them. `taxonomy` is
-    an extension of the taxonomy (default: INCIDENTBOOK_TAXONOMY's), used throughout."""
+    an extension of the taxonomy (default: INCIDENTBOOK_TAXONOMY's), used throughout;
+    `boot_time` the hosts' boot times (`HOST=TIME,...` or `TIME`) for kernel lines timed
+    since boot."""
+    from incidentbook.logs.read import parse_boot_times
+
     return investigate(
         locate(incident),
         start or None,
@@ -92,6 +97,7 @@ def load(
         signatures=locate(signatures) if signatures else None,
         source=source or None,
         taxonomy=locate(taxonomy) if taxonomy else None,
+        boot_times=parse_boot_times(boot_time) if boot_time else None,
     )
 
 

@@ -143,9 +143,9 @@ def cause_from_correlations(
     signals: dict[str, Signal],
     primary: str,
 ) -> tuple[Signal, float, float | None, timedelta | None] | None:
-    """The cause: the first correlation judged a cause, of a cause-role signal, its level in its anomaly
-    nearest before the symptom's first one, its normal level, and how long it had been
-    anomalous when the symptom began."""
+    """The cause: the first correlation judged a cause, of a cause-role signal; its level
+    in its anomaly nearest before the symptom's first one, its normal level, and how long
+    it had been anomalous when the symptom began."""
     symptom = [f for f in findings if f.signal == primary and f.kind in {"drop", "spike"}]
     for corr in correlations:
         signal = signals.get(corr.signal)

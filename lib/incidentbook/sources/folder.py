@@ -13,7 +13,7 @@ one frame. Logs are read by logs.read (every format the log-format registry know
 from __future__ import annotations
 
 import glob
-from datetime import datetime
+from datetime import UTC, datetime
 from pathlib import Path
 
 import polars as pl
@@ -30,23 +30,29 @@ from incidentbook.sources.trainer import TrainerLogSource, find_trainer_logs
 from incidentbook.sources.trainer.read import formats_of
 from incidentbook.window import TimeWindow
 
+BOOT_JITTER_S = 60  # boot times closer than this are the same boot
+
 
 class FolderSource:
     """Metrics and logs from an incident folder (the Source contract).
 
-    `boot_times`, `assume_tz` and `formats` are read_logs' options for the logs/ folder.
+    `boot_times`, `assume_tz` and `formats` are read_logs' options for the logs/ folder;
+    each wins over incident.yaml's `logs:` (boot times host by host), and the boot times of
+    both over node_exporter's node_boot_time_seconds in the folder's metrics.
     """
 
     def __init__(
         self,
         folder: IncidentFolder | Path | str,
         *,
-        boot_times: dict[str, datetime] | None = None,
-        assume_tz: str = "UTC",
+        boot_times: dict[str, datetime | list[datetime]] | None = None,
+        assume_tz: str | None = None,
         formats: dict[str, str] | None = None,
     ):
         self.folder = folder if isinstance(folder, IncidentFolder) else IncidentFolder(folder)
-        self.log_options = {"boot_times": boot_times, "assume_tz": assume_tz, "formats": formats}
+        self.boot_times = dict(boot_times or {})
+        self.assume_tz = assume_tz
+        self.formats = dict(formats or {})
         self._trainer: TrainerLogSource | None = None
 
     def __repr__(self) -> str:
@@ -71,9 +77,11 @@ class FolderSource:
         for pattern in given:
             path = Path(pattern)
             if path.is_absolute():
-                found += [path] if not any(c in pattern for c in "*?[") else [
-                    Path(p) for p in sorted(glob.glob(pattern, recursive=True))
-                ]
+                found += (
+                    [path]
+                    if not any(c in pattern for c in "*?[")
+                    else [Path(p) for p in sorted(glob.glob(pattern, recursive=True))]
+                )
             else:
                 found += sorted(self.folder.path.glob(pattern))
         return found
@@ -96,7 +104,7 @@ class FolderSource:
             self._trainer = TrainerLogSource(
                 paths,
                 trainer=spec,
-                tz=self.log_options["assume_tz"],
+                tz=self.assume_tz or self.folder.spec.logs.assume_tz,
                 hosts=hosts,
                 root=self.folder.path,
             )
@@ -118,7 +126,51 @@ class FolderSource:
         """The window's lines of every file under logs/; None when there are none."""
         if not self.has_logs():
             return None
-        return read_logs(self.folder.logs_dir, window, **self.log_options)
+        settings = self.folder.spec.logs
+        boots: dict[str, datetime | list[datetime]] = dict(self.metric_boot_times(window))
+        boots.update(settings.boot_times)
+        boots.update(self.boot_times)
+        return read_logs(
+            self.folder.logs_dir,
+            window,
+            boot_times=boots,
+            assume_tz=self.assume_tz or settings.assume_tz,
+            formats=settings.formats | self.formats,
+            ranks=settings.rank_hosts(),
+        )
+
+    def metric_boot_times(self, window: TimeWindow) -> dict[str, list[datetime]]:
+        """Each host's boot times in the window, from node_exporter's node_boot_time_seconds
+        (a gauge of the boot's epoch seconds) in the folder's metrics; none when the folder
+        has no metrics or they cannot be read (the metrics stage says why)."""
+        signal = Signal(
+            name="boot_time", label="boot time", kind="gauge", metric="node_boot_time_seconds"
+        )
+        try:
+            files = self.files()
+            if not files:
+                return {}
+            raw = pl.concat(
+                [RAW_SCHEMA.to_frame().lazy(), *(scan_file(p, window, [signal]) for p in files)],
+                how="vertical_relaxed",
+            )
+            got = (
+                raw.filter(pl.col("node").is_not_null())
+                .select(pl.col("node").cast(pl.String), pl.col("value").round(0).cast(pl.Int64))
+                .unique()
+                .sort("node", "value")
+                .collect()
+            )
+        except (MetricsError, pl.exceptions.PolarsError):
+            return {}
+        out: dict[str, list[datetime]] = {}
+        for node, value in got.iter_rows():
+            seen = out.setdefault(node, [])
+            # NTP steps move the reported boot time by a second or so: one boot, not two.
+            if seen and value - seen[-1].timestamp() < BOOT_JITTER_S:
+                continue
+            seen.append(datetime.fromtimestamp(value, UTC))
+        return out
 
     def metrics(self, window: TimeWindow, signals: list[Signal]) -> Metrics:
         """The signals over the window, from every metrics file of the folder, its

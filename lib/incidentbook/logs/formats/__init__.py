@@ -13,7 +13,18 @@ time semantics:
     priority        ties in detection go to the higher priority, then to the name first in
                     alphabetical order: a general format (trainer, jsonl) sits below the
                     specific ones it overlaps
-    needs_boot, inherit_severity, line_host_first: see the fields
+    sniff_ratio     the share of a file's first lines its sniff must match (default 60%)
+    fallback        a generic reader (any time near the start, untimed messages): tried
+                    only on files no other format reads
+    header          a line that decides the format when it is among a file's first lines
+                    (nvidia-bug-report's banner)
+    needs_boot, inherit_severity, line_host_first, file_time, facts: see the fields
+
+Lines without a time of their own (status INHERIT) take the time of the line before them
+in their file, else of the line after; in a format with `file_time`, lines of a file with
+no time at all take the file's modification time. Each such time is marked inferred.
+Formats timed since boot give `_rel` (microseconds since boot) and the status NEEDS_BOOT;
+the reader places them with the host's boot time (see logs.read).
 
 A line's time semantics are those of the format its `source` names (a composite format
 such as `trainer` reads nanotron and glog lines, each with its own), else its file's.
@@ -40,6 +51,7 @@ from incidentbook.window import TimeWindow
 # Status values a parser gives a line besides a reason (null status: read).
 INHERIT = "inherit"  # no timestamp of its own: takes the previous line's
 SKIP = "skip"  # a header: carries no event
+NEEDS_BOOT = "needs-boot"  # timed since boot (`_rel`): placed once the boot time is known
 
 
 @dataclass(frozen=True)
@@ -68,6 +80,19 @@ def to_us(when: datetime) -> int:
 
 
 Parser = Callable[[pl.LazyFrame, Context], pl.LazyFrame]
+Facts = Callable[[pl.DataFrame, Context], pl.DataFrame]
+
+FACT_SCHEMA = pl.Schema(
+    {
+        "fid": pl.UInt32,
+        "line": pl.UInt32,
+        "gpu": pl.String,
+        "section": pl.String,
+        "key": pl.String,
+        "value": pl.String,
+    }
+)
+"""What a `facts` reader returns: one row per fact, the line it was read from."""
 
 
 @dataclass(frozen=True)
@@ -75,11 +100,15 @@ class LogFormat:
     """A log format: how to recognise it, how to parse a frame of its lines, and what its
     times mean (see the module's docstring).
 
-    The parser gets a lazy frame of non-blank lines (`fid`, `line`, `raw`, and `_boot`,
-    the boot time in epoch microseconds, when `needs_boot`) and returns it with `ts`,
-    `host` (String, or List(String) for a line about several hosts), `severity` (one of
-    logs.severity.LEVELS), `source`, `message` and `status` (null when read, else a
-    reason or INHERIT/SKIP).
+    The parser gets a lazy frame of non-blank lines (`fid`, `line`, `raw`) and returns it
+    with `ts`, `host` (String, or List(String) for a line about several hosts),
+    `severity` (one of logs.severity.LEVELS), `source`, `message` and `status` (null when
+    read, else a reason or INHERIT/SKIP/NEEDS_BOOT), and optionally `rank` and
+    `local_rank` (a launcher's tags), `_rel` and `_wall` (NEEDS_BOOT lines: microseconds
+    since boot, and a wall-clock time in epoch microseconds the line itself states).
+
+    `facts`, when given, reads the same lines into facts about devices (nvidia-smi -q,
+    dcgmi diag): a frame of fid, line, gpu, section, key, value.
     """
 
     name: str
@@ -91,6 +120,11 @@ class LogFormat:
     needs_boot: bool = False  # times relative to the host's boot
     inherit_severity: bool = True  # lines without a prefix belong to the record before
     line_host_first: bool = False  # the line's host wins over the folder's
+    file_time: bool = False  # a file with no time at all is dated by its modification time
+    facts: Facts | None = None
+    header: str | None = None  # a line that, among a file's first, decides the format alone
+    fallback: bool = False  # only when no other format reads the file (generic readers)
+    sniff_ratio: float | None = None  # the share of first lines it needs, if not the default
 
 
 def _unknown(lf: pl.LazyFrame, ctx: Context) -> pl.LazyFrame:
@@ -116,18 +150,37 @@ LOG_FORMATS: Registry[LogFormat] = Registry(
         "kernel-iso": f"{_FORMATS}.kernel:KERNEL_ISO",
         "kernel-ctime": f"{_FORMATS}.kernel:KERNEL_CTIME",
         "kernel-raw": f"{_FORMATS}.kernel:KERNEL_RAW",
+        "kernel-human": f"{_FORMATS}.kernel:KERNEL_HUMAN",
         "kmsg": f"{_FORMATS}.kernel:KMSG",
         "syslog-3164": f"{_FORMATS}.syslog:SYSLOG_3164",
         "syslog-5424": f"{_FORMATS}.syslog:SYSLOG_5424",
+        "thunderbird": f"{_FORMATS}.syslog:THUNDERBIRD",
         "nanotron": f"{_FORMATS}.trainer:NANOTRON",
         "torch-glog": f"{_FORMATS}.trainer:TORCH_GLOG",
         "nccl": f"{_FORMATS}.trainer:NCCL",
+        "python-logging": f"{_FORMATS}.trainer:PYTHON_LOGGING",
+        "deepspeed": f"{_FORMATS}.trainer:DEEPSPEED",
+        "loguru": f"{_FORMATS}.trainer:LOGURU",
+        "megatron": f"{_FORMATS}.trainer:MEGATRON",
         "trainer": f"{_FORMATS}.trainer:TRAINER",
+        "klog": f"{_FORMATS}.golang:KLOG",
+        "logfmt": f"{_FORMATS}.golang:LOGFMT",
+        "go-log": f"{_FORMATS}.golang:GO_LOG",
+        "go-components": f"{_FORMATS}.golang:GO_COMPONENTS",
         "fabricmanager": f"{_FORMATS}.fabricmanager:FABRICMANAGER",
         "bluegene-ras": f"{_FORMATS}.bluegene:BLUEGENE_RAS",
         "journald-json": f"{_FORMATS}.json:JOURNALD_JSON",
         "jsonl": f"{_FORMATS}.json:JSONL",
         "slurm-sacct": f"{_FORMATS}.slurm:SLURM_SACCT",
+        "slurm-daemon": f"{_FORMATS}.slurm:SLURM_DAEMON",
+        "slurm-client": f"{_FORMATS}.slurm:SLURM_CLIENT",
+        "nvidia-smi": f"{_FORMATS}.nvidia:NVIDIA_SMI",
+        "dcgmi-diag": f"{_FORMATS}.nvidia:DCGMI_DIAG",
+        "nvidia-bug-report": f"{_FORMATS}.nvidia:NVIDIA_BUG_REPORT",
+        "generic": f"{_FORMATS}.generic:GENERIC",
+        "messages": f"{_FORMATS}.messages:MESSAGES",
+        "generic-local": f"{_FORMATS}.generic:GENERIC_LOCAL",
+        "generic-yearless": f"{_FORMATS}.generic:GENERIC_YEARLESS",
         "unknown": f"{_FORMATS}:UNKNOWN",
     },
     check=instance_of(LogFormat),

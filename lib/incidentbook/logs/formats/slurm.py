@@ -1,4 +1,6 @@
-"""Slurm's job accounting: `sacct --parsable2` (the header decides the columns; hostlist
+"""Slurm: the daemons' logs (slurmctld.log, slurmd.log, slurmstepd lines in them), the
+messages Slurm's commands print into a job's output (`srun: error: ...`, which carry no
+time), and job accounting, `sacct --parsable2` (the header decides the columns; hostlist
 expressions are expanded, so a line about four nodes is a row for each)."""
 
 from __future__ import annotations
@@ -7,8 +9,9 @@ import numpy as np
 import polars as pl
 
 from incidentbook.logs.data import BAD_TIMESTAMP, NO_HEADER, NO_TIMESTAMP
-from incidentbook.logs.formats import SKIP, Context, LogFormat
-from incidentbook.logs.formats.expressions import local_time
+from incidentbook.logs.formats import INHERIT, SKIP, Context, LogFormat
+from incidentbook.logs.formats.expressions import Rule, local_time, text_format
+from incidentbook.logs.severity import level_of_word
 
 # The job states of sacct(1) "JOB STATE CODES" (formats/slurm/sacct_job_state_codes.csv).
 SACCT_STATE_SEVERITY = {
@@ -159,4 +162,61 @@ SLURM_SACCT = LogFormat(
     _sacct,
     local_time=True,
     line_host_first=True,
+)
+
+
+# slurmctld / slurmd / slurmdbd: `[2016-01-04T16:16:54.789] error: Node ping apparently
+# hung`, slurmd's step lines `[2020-12-14T09:43:55.500] [63532.0] error: ...`. The default
+# LogTimeFormat (iso8601_ms) is local time without a zone; `rfc5424_ms` adds the offset.
+# The level is the word before the colon (no word: info); `sched:`, `agent:` and the like
+# are subsystems, not levels.
+_DAEMON_LEVELS = r"error|fatal|debug\d?|verbose|info|warning|Warning|WARNING|ERROR|FATAL"
+
+
+def _slurm_daemon(g, ctx):
+    stamp = g("ts")
+    naive = local_time(stamp.str.slice(0, 23), "%Y-%m-%dT%H:%M:%S%.f", ctx)
+    offset = g("tz")
+    aware = (stamp.str.slice(0, 23) + offset.str.replace(":", "", literal=True)).str.to_datetime(
+        "%Y-%m-%dT%H:%M:%S%.f%z", time_zone="UTC", time_unit="us", strict=False
+    )
+    level = g("level").str.to_lowercase().str.replace(r"^debug\d$", "debug")
+    return {
+        "ts": pl.when(offset.is_not_null()).then(aware).otherwise(naive),
+        "severity": pl.coalesce(level_of_word(level), pl.lit("info")),
+    }
+
+
+SLURM_DAEMON = text_format(
+    "slurm-daemon",
+    [
+        Rule(
+            "slurm-daemon",
+            r"\[(?P<ts>\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d(?:\.\d{3})?)(?P<tz>[+-]\d\d:?\d\d)?\] "
+            rf"(?:\[(?P<step>[\w.]+)\] )?(?:(?P<level>{_DAEMON_LEVELS}): )?",
+            _slurm_daemon,
+        )
+    ],
+    local_time=True,
+)
+
+# What srun, salloc, sbatch, scontrol and slurmstepd print into a job's output:
+# `srun: error: node12: task 3: Exited with exit code 1`, `slurmstepd: error: *** STEP ...`.
+# No time: these lines take the time of the trainer line before them, or their file's.
+_CLIENT = r"(?P<cmd>srun|salloc|sbatch|scontrol|squeue|sinfo|scancel|slurmstepd|slurm_\w+)"
+
+SLURM_CLIENT_RULE = Rule(
+    "slurm-client",
+    # The whole prefix stays in the message: `srun: error:` is what signatures read.
+    rf"(?P<tail>{_CLIENT}:? (?:(?P<level>error|fatal|warning|Warning|debug\d?): )?)",
+    lambda g, ctx: {
+        "status": pl.lit(INHERIT),
+        "severity": pl.coalesce(
+            level_of_word(g("level").str.replace(r"^debug\d$", "debug")), pl.lit("info")
+        ),
+    },
+    tail=("tail",),
+)
+SLURM_CLIENT = text_format(
+    "slurm-client", [SLURM_CLIENT_RULE], file_time=True, inherit_severity=False
 )

@@ -1,24 +1,43 @@
 """syslog as files and relays write it: RFC 3164 (BSD: no year, no zone; or an ISO stamp)
-and RFC 5424."""
+and RFC 5424; and Loghub's Thunderbird layout (an annotation, epoch seconds, the node,
+then a BSD syslog line).
+
+The BSD stamp is read as rsyslog and journald's short format write it in any locale: the
+month in the host's language (`oct.`, `Okt`, `11月`, formats.months), a day of one or two
+digits after one or two spaces (`Nov 9`, `Nov  9`, `Nov 09`). Lines copied out of `grep`
+keep the file name before the stamp (`/var/log/syslog.1:Mar  7 ...`); some relays put the
+level before the tag (`host INFO kernel:`); journald leaves the host empty when it has
+none (`Feb 23 03:28:16  kernel: ...`).
+"""
 
 from __future__ import annotations
 
 import polars as pl
 
 from incidentbook.logs.data import NO_TIMESTAMP
-from incidentbook.logs.formats.expressions import Rule, rfc3339, text_format, with_year
-from incidentbook.logs.severity import level_of_priority
+from incidentbook.logs.formats.expressions import Rule, epoch_us, rfc3339, text_format, with_year
+from incidentbook.logs.formats.months import MONTH, month_number
+from incidentbook.logs.severity import level_of_priority, level_of_word
 
-_BSD_STAMP = r"[A-Z][a-z]{2} [ \d]\d \d\d:\d\d:\d\d(?:\.\d+)?"
-_ISO_STAMP = r"\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d(?:\.\d+)?(?:[zZ]|[+-]\d\d:?\d\d)"
+_BSD_STAMP = rf"(?P<mon>(?i:{MONTH})) {{1,2}}(?P<day>\d{{1,2}}) (?P<time>\d\d:\d\d:\d\d(?:\.\d+)?)"
+_ISO_STAMP = r"(?P<iso>\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d(?:\.\d+)?(?:[zZ]|[+-]\d\d:?\d\d))"
+_LEVEL_WORD = r"(?:(?P<word>EMERG|ALERT|CRIT|ERR|ERROR|WARNING|WARN|NOTICE|INFO|DEBUG) )?"
+_TAG = r"(?:(?P<tag>[^\s:\[]+)(?:\[(?P<pid>[^\]]*)\])?: ?)?"
+
+
+def bsd_time(g, ctx) -> pl.Expr:
+    """A BSD syslog stamp's time: its month in any locale, the year nearest the window."""
+    month = month_number(g("mon")).cast(pl.String).str.zfill(2)
+    stamp = month + " " + g("day").str.zfill(2) + " " + g("time")
+    return with_year(stamp, "%m %d %H:%M:%S%.f", ctx)
 
 
 def _syslog_3164(g, ctx):
-    stamp = g("ts")
-    bsd = with_year(stamp.str.replace("  ", " ", literal=True), "%b %d %H:%M:%S%.f", ctx)
     return {
-        "ts": pl.when(stamp.str.contains(r"^\d")).then(rfc3339(stamp, ctx)).otherwise(bsd),
-        "severity": level_of_priority(g("pri")),
+        "ts": pl.when(g("iso").is_not_null())
+        .then(rfc3339(g("iso"), ctx))
+        .otherwise(bsd_time(g, ctx)),
+        "severity": pl.coalesce(level_of_priority(g("pri")), level_of_word(g("word"))),
         "host": g("host"),
     }
 
@@ -28,8 +47,8 @@ SYSLOG_3164 = text_format(
     [
         Rule(
             "syslog-3164",
-            rf"(?:<(?P<pri>\d{{1,3}})>)?(?P<ts>{_BSD_STAMP}|{_ISO_STAMP}) (?P<host>[^\s:]+) "
-            r"(?:(?P<tag>[^\s:\[]+)(?:\[(?P<pid>[^\]]*)\])?: ?)?",
+            r"(?:/[^\s:]+:)?(?:<(?P<pri>\d{1,3})>)?"
+            rf"(?:{_BSD_STAMP}|{_ISO_STAMP}) (?:(?P<host>[^\s:]+) | )?{_LEVEL_WORD}{_TAG}",
             _syslog_3164,
         )
     ],
@@ -59,4 +78,24 @@ SYSLOG_5424 = text_format(
             _syslog_5424,
         )
     ],
+)
+
+# Loghub's Thunderbird (Sandia) syslog: `- 1131566461 2005.11.09 dn228 Nov 9 12:01:01
+# dn228/dn228 crond[2916]: msg`. The first field is Loghub's alert tag ("-" for none),
+# skipped unread like Blue Gene's; the epoch seconds are the exact time (the syslog stamp
+# beside them is local and yearless); the node is the host.
+THUNDERBIRD = text_format(
+    "thunderbird",
+    [
+        Rule(
+            "thunderbird",
+            r"\S+ (?P<epoch>\d{9,10}) \d{4}\.\d\d\.\d\d (?P<host>\S+) "
+            r"[A-Z][a-z]{2} {1,2}\d{1,2} \d\d:\d\d:\d\d (?P<src>\S+) " + _TAG,
+            lambda g, ctx: {
+                "ts": epoch_us(g("epoch").cast(pl.Int64) * 1_000_000),
+                "host": g("host"),
+            },
+        )
+    ],
+    line_host_first=True,
 )

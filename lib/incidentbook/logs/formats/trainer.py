@@ -1,22 +1,57 @@
-"""A training job's stdout: nanotron's logger, PyTorch's glog lines (ProcessGroupNCCL),
-NCCL's own lines, and all three mixed in one file; Python tracebacks continue the record
-before them."""
+"""A training job's output: its loggers (nanotron, PyTorch's glog lines, NCCL, Python
+logging in its common shapes, DeepSpeed, loguru, Megatron's iteration lines) behind any
+launcher's prefix (torchrun, srun --label, mpirun and PRRTE tags, PALS, pdsh), which gives
+the line's rank and sometimes its host. Python tracebacks and other untimed lines continue
+the record before them; a file with no time at all (a pasted traceback, NCCL's debug lines
+alone) is dated by its modification time.
+
+The line shapes are in formats.trainer_lines, shared with whatever else reads trainer
+output (a metrics source taking numbers out of the iteration lines)."""
 
 from __future__ import annotations
 
 import polars as pl
 
 from incidentbook.logs.formats import INHERIT
+from incidentbook.logs.formats import trainer_lines as shapes
 from incidentbook.logs.formats.expressions import Rule, local_time, text_format, with_year
+from incidentbook.logs.formats.slurm import SLURM_CLIENT_RULE
 from incidentbook.logs.severity import level_of_word
 
-# Trainer stdout. torchrun --tee and `srun -l` put a rank prefix before each line.
-_LAUNCHER = r"(?:\[default\d+\]:|\d+: )?"
+
+def _int(expr: pl.Expr) -> pl.Expr:
+    return expr.cast(pl.Int32, strict=False)
+
+
+def _launcher(g, ctx):
+    return {
+        "rank": pl.coalesce(
+            _int(g("rank")),
+            _int(g("rank2")),
+            _int(g("mpi_rank")),
+            _int(g("prte_rank")),
+            _int(g("srun_rank")),
+            _int(g("pals_rank")),
+            _int(g("bracket_rank")),
+        ),
+        "local_rank": _int(g("local_rank")),
+        "host": pl.coalesce(g("pals_host"), g("pdsh_host"), g("ompi_host")),
+        "ts": local_time(
+            g("mpi_ts").str.replace("  ", " ", literal=True), "%a %b %d %H:%M:%S %Y", ctx
+        ),
+    }
+
+
+LAUNCHER = Rule("launcher", shapes.LAUNCHER, _launcher)
+
+
+def _untimed(g, ctx) -> dict[str, pl.Expr]:
+    return {"status": pl.lit(INHERIT), "severity": level_of_word(g("level"))}
+
 
 _NANOTRON = Rule(
     "nanotron",
-    _LAUNCHER
-    + r"(?P<ts>\d\d/\d\d/\d{4} \d\d:\d\d:\d\d) \[(?P<level>[A-Z]+)(?P<fields>(?:\|[^|\]]*)*)\]: ?",
+    shapes.NANOTRON,
     lambda g, ctx: {
         "ts": local_time(g("ts"), "%m/%d/%Y %H:%M:%S", ctx),
         "severity": level_of_word(g("level")),
@@ -36,38 +71,82 @@ def _glog(g, ctx):
     }
 
 
-# `[rank3]:[E1017 16:31:56.123456789 ProcessGroupNCCL.cpp:1484] msg` (PyTorch >= 2.2),
-# `E1017 16:31:56.123456  1234 file.cpp:12] msg` (glog), `[E ProcessGroupNCCL.cpp:737] msg`.
-# The month has one or two digits (`E321` is March 21).
-_GLOG = Rule(
-    "torch-glog",
-    _LAUNCHER + r"(?:\[rank(?P<rank>\d+)\]:)?\[?(?P<level>[IWEF])(?:(?P<mmdd>\d{3,4}) "
-    r"(?P<time>\d\d:\d\d:\d\d\.\d+))? +(?:(?P<tid>\d+) +)?(?P<src>[^\s\]]+:\d+)\] ?",
-    _glog,
-)
+_GLOG = Rule("torch-glog", shapes.GLOG, _glog)
 
-# `host:pid:tid [dev] NCCL INFO msg`, `host:pid:tid [dev] file.cc:123 NCCL WARN msg`.
+# NCCL's lines carry no time; `ncclCommInitRank ... rank 2 nranks 3` says the process's rank.
 _NCCL = Rule(
     "nccl",
-    _LAUNCHER + r"(?P<host>[^\s:\[\]]+):(?P<pid>\d+):(?P<tid>\d+) \[(?P<dev>[^\]]*)\]"
-    r"(?: (?P<src>\S+:\d+))? NCCL (?P<level>INFO|WARN|ERROR|ABORT|TRACE)\b ?",
+    shapes.NCCL,
     lambda g, ctx: {
         "status": pl.lit(INHERIT),
         "severity": level_of_word(g("level")),
         "host": g("host"),
+        "rank": _int(pl.col("raw").str.extract(r"\brank (\d+) nranks \d+", 1)),
     },
+    tail=("tail",),
 )
 
-# Each line continues its own record: a traceback line is not a warning because the line
-# before it was.
-NANOTRON = text_format("nanotron", [_NANOTRON], "trainer", local_time=True, inherit_severity=False)
-TORCH_GLOG = text_format(
-    "torch-glog", [_GLOG], "trainer", local_time=True, yearless=True, inherit_severity=False
-)
-NCCL = text_format("nccl", [_NCCL], "trainer", inherit_severity=False)
-# All three mixed in one file, as torchrun's output is. Below the three in priority: a pure
-# nanotron file ties with it and stays "nanotron". Each line keeps the time semantics of
-# the format its `source` names (nanotron lines are local time, glog lines also yearless).
-TRAINER = text_format(
-    "trainer", [_NANOTRON, _GLOG, _NCCL], "trainer", priority=-10, inherit_severity=False
-)
+
+def _timed_logging(g, ctx):
+    stamp = g("ts").str.replace(",", ".", literal=True).str.replace("T", " ", literal=True)
+    return {
+        "ts": local_time(stamp, "%Y-%m-%d %H:%M:%S%.f", ctx),
+        "severity": level_of_word(g("level")),
+    }
+
+
+_BRACKETED = Rule("deepspeed", shapes.BRACKETED_LOGGING, _timed_logging, tail=("tail",))
+
+
+def _asctime(g, ctx):
+    stamp = g("ts").str.replace(",", ".", literal=True).str.replace("T", " ", literal=True)
+    return {
+        "ts": local_time(stamp, "%Y-%m-%d %H:%M:%S%.f", ctx),
+        "severity": level_of_word(pl.coalesce(g("level"), g("level2"))),
+    }
+
+
+_ASCTIME = Rule("python-logging", shapes.ASCTIME_LOGGING, _asctime, tail=("tail", "tail2"))
+_LOGURU = Rule("loguru", shapes.LOGURU, _timed_logging)
+_DEFAULT = Rule("python-logging", shapes.DEFAULT_LOGGING, _untimed, tail=("tail",))
+_RICH = Rule("python-logging", shapes.RICH_LOGGING, _untimed)
+
+
+def _megatron(g, ctx):
+    stamp = g("ts")
+    return {
+        "ts": local_time(stamp, "%Y-%m-%d %H:%M:%S", ctx),
+        "status": pl.when(stamp.is_null()).then(pl.lit(INHERIT)),
+        "severity": pl.lit("info"),
+    }
+
+
+_MEGATRON = Rule("megatron", shapes.MEGATRON_ITERATION_HEAD, _megatron, tail=("head",))
+
+_LOGGING_RULES = [_BRACKETED, _ASCTIME, _LOGURU, _DEFAULT, _RICH]
+# A job's output also holds what srun and slurmstepd print into it.
+_ALL = [_NANOTRON, _GLOG, _NCCL, *_LOGGING_RULES, _MEGATRON, SLURM_CLIENT_RULE]
+
+
+def _trainer_format(name: str, rules: list[Rule], **fields):
+    # Each line continues its own record: a traceback line is not a warning because the
+    # line before it was.
+    return text_format(
+        name, rules, "trainer", prefix=LAUNCHER, inherit_severity=False, file_time=True, **fields
+    )
+
+
+NANOTRON = _trainer_format("nanotron", [_NANOTRON], local_time=True)
+TORCH_GLOG = _trainer_format("torch-glog", [_GLOG], local_time=True, yearless=True)
+NCCL = _trainer_format("nccl", [_NCCL])
+PYTHON_LOGGING = _trainer_format("python-logging", _LOGGING_RULES, local_time=True)
+DEEPSPEED = _trainer_format("deepspeed", [_BRACKETED], local_time=True)
+LOGURU = _trainer_format("loguru", [_LOGURU], local_time=True)
+MEGATRON = _trainer_format("megatron", [_MEGATRON], local_time=True)
+# All of them mixed in one file, as a job's output is, with tracebacks and other untimed
+# lines counted towards detection. Below the others in priority: a pure nanotron file
+# ties with it and stays "nanotron". Each line keeps the time semantics of the format its
+# `source` names (nanotron lines are local time, glog lines also yearless).
+# A job's output holds whatever its code prints besides: half of the first lines in the
+# shapes above (launcher tags, loggers, tracebacks, srun's messages) say it is one.
+TRAINER = _trainer_format("trainer", _ALL, sniff=shapes.UNTIMED, priority=-10, sniff_ratio=0.5)

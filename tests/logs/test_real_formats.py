@@ -1,0 +1,277 @@
+"""The readers on real files (tests/logs/corpus: formats/ and excerpts/, each beside a
+.source naming where it came from): every line read, with its time, host, rank, level."""
+
+from __future__ import annotations
+
+import os
+import shutil
+from datetime import UTC, datetime, timedelta
+from pathlib import Path
+
+import polars as pl
+import pytest
+
+from incidentbook.logs.read import read_log_file, read_logs
+from incidentbook.logs.signatures import load_catalog, match
+from incidentbook.window import TimeWindow
+
+CORPUS = Path(__file__).resolve().parent / "corpus"
+FORMATS = CORPUS / "formats"
+EXCERPTS = CORPUS / "excerpts"
+WIDE = TimeWindow(start="2000-01-01T00:00:00Z", end="2030-01-01T00:00:00Z")
+WRITTEN = datetime(2024, 6, 1, 12, tzinfo=UTC)
+
+
+def utc(*args) -> datetime:
+    return datetime(*args, tzinfo=UTC)
+
+
+def read(path: Path, **kw):
+    return read_log_file(path, kw.pop("window", WIDE), **kw)
+
+
+def copied(tmp_path: Path, source: Path, name: str | None = None) -> Path:
+    """A copy dated WRITTEN (what a file with no time at all is dated by)."""
+    target = tmp_path / (name or source.name)
+    target.parent.mkdir(parents=True, exist_ok=True)
+    shutil.copyfile(source, target)
+    os.utime(target, (WRITTEN.timestamp(), WRITTEN.timestamp()))
+    return target
+
+
+def balanced(report) -> bool:
+    return report.lines_read == report.in_window + report.outside_window + report.skipped + (
+        report.lost
+    )
+
+
+def test_thunderbird_every_line_read_at_its_epoch_time():
+    frame, report = read(FORMATS / "loghub_thunderbird/Thunderbird_2k.log")
+    assert report.files == {"Thunderbird_2k.log": "thunderbird"}
+    assert report.in_window == 2000 and report.lost == 0 and balanced(report)
+    first = frame.filter(pl.col("line") == 1).row(0, named=True)
+    # `- 1131566461 2005.11.09 dn228 Nov 9 12:01:01 dn228/dn228 crond(pam_unix)[2915]: ...`
+    assert first["ts"] == utc(2005, 11, 9, 20, 1, 1)  # the epoch field, not the local stamp
+    assert first["host"] == "dn228"
+    assert first["message"] == "session closed for user root"
+    assert frame.get_column("host").n_unique() > 10
+
+
+def test_syslog_with_localised_months_and_single_digit_days():
+    path = FORMATS / "syslog_localised_months/syslog_localised.log"
+    frame, report = read(
+        path, window=TimeWindow(start="2018-01-01T00:00:00Z", end="2019-01-01T00:00:00Z")
+    )
+    assert report.files == {"syslog_localised.log": "syslog-3164"}
+    assert report.in_window == 5 and balanced(report)
+    got = frame.sort("line").select("ts", "host").rows()
+    assert got[0] == (utc(2018, 11, 15, 14, 15, 47), "leon-NF5468M6")  # `11月 15`
+    assert got[2] == (utc(2018, 10, 10, 18, 26, 25), "alexv-pop-s76")  # `oct. 10`
+    frame, report = read(FORMATS / "syslog_single_digit_day/syslog_two_space_day.log")
+    assert report.in_window == 7 and report.lost == 0
+    by_line = {r["line"]: r for r in frame.iter_rows(named=True)}
+    assert by_line[1]["host"] == "wendy" and by_line[1]["ts"].month == 5
+    assert by_line[1]["ts"].day == 3  # `May  3`
+    # SONiC puts the level before the tag: `host INFO kernel:`
+    assert by_line[7]["host"] == "str-s6100-acs-4" and by_line[7]["severity"] == "info"
+
+
+def test_slurm_daemon_logs_and_client_messages(tmp_path):
+    frame, report = read(FORMATS / "slurm/slurmctld.log")
+    assert report.files == {"slurmctld.log": "slurm-daemon"} and report.in_window == 19
+    rows = {r["line"]: r for r in frame.iter_rows(named=True)}
+    assert rows[4]["ts"] == utc(2015, 11, 10, 12, 20, 19, 846000)
+    assert rows[4]["severity"] == "err" and rows[4]["message"] == "Nodes c002 not responding"
+    assert rows[2]["severity"] == "info"
+    frame, report = read(FORMATS / "slurm/slurmd_slurmstepd.log")
+    assert report.in_window == 4 and frame.filter(pl.col("severity") == "err").height == 2
+    # srun/slurmstepd lines carry no time: alone in a file they take its date
+    path = copied(tmp_path, FORMATS / "slurm/slurm_client_stderr.log")
+    frame, report = read(path)
+    assert report.files == {"slurm_client_stderr.log": "slurm-client"}
+    assert report.in_window == 26 and report.file_timed == 26 and balanced(report)
+    assert frame.get_column("ts").unique().to_list() == [WRITTEN]
+    assert frame.get_column("inferred").all()
+    assert frame.filter(pl.col("line") == 3).item(0, "message").startswith("srun: error: Orion")
+
+
+def test_go_components_of_kubernetes_gpu_nodes():
+    cases = {
+        "klog_device_plugin.log": ("klog", 4),
+        "logrus_dcgm_exporter.log": ("logfmt", 7),
+        "slog_dcgm_exporter.log": ("logfmt", 2),
+        "golang_stdlog_device_plugin.log": ("go-log", 7),
+        "journald_wrapped_klog.log": ("syslog-3164", 3),
+        "json_structured.log": ("jsonl", 3),
+    }
+    for name, (fmt, lines) in cases.items():
+        frame, report = read(FORMATS / "k8s_gpu" / name)
+        assert report.files == {name: fmt}, name
+        assert report.in_window == lines and report.lost == 0, (name, report.unreadable)
+    frame, _ = read(FORMATS / "k8s_gpu/logrus_dcgm_exporter.log")
+    fatal = frame.filter(pl.col("line") == 4).row(0, named=True)
+    assert fatal["severity"] == "crit" and fatal["ts"] == utc(2022, 9, 29, 12, 9, 14)
+    # `kubectl logs --timestamps`: the runtime's own RFC 3339 time wins over klog's
+    frame, report = read(EXCERPTS / "k8s_device_plugin_xid_unhealthy.log")
+    assert report.files == {"k8s_device_plugin_xid_unhealthy.log": "klog"}
+    assert frame.sort("line").item(0, "ts") == utc(2024, 8, 9, 13, 32, 51, 873584)
+    got = match(frame, load_catalog()).filter(pl.col("signature") == "k8s-gpu-unhealthy")
+    # each event: NVML's event (type 8, data 94), the Xid line, the unhealthy mark
+    assert got.height == 6 and set(got.get_column("xid").drop_nulls().to_list()) == {94}
+
+
+def test_torchrun_prefix_gives_the_local_rank_and_the_crash(tmp_path):
+    path = copied(tmp_path, EXCERPTS / "trainer_crash_default_prefix_cudaerror.log")
+    frame, report = read(path, host="jean-zay-iam01")
+    assert report.files == {path.name: "trainer"}
+    assert report.in_window == 10 and report.lost == 0
+    assert frame.get_column("local_rank").unique().to_list() == [3]
+    first = frame.sort("line").row(0, named=True)
+    assert first["message"] == "terminate called after throwing an instance of 'c10::CUDAError'"
+    assert first["host"] == "jean-zay-iam01"
+    found = match(frame, load_catalog())
+    assert "cuda-abort" in found.get_column("signature").to_list()
+
+
+def test_pytorch_rank_prefix_and_rank_to_host(tmp_path):
+    path = copied(tmp_path, EXCERPTS / "trainer_crash_rank_prefix_ncclremote.log")
+    frame, report = read(path)
+    assert report.in_window == 14 and report.lost == 0
+    assert set(frame.get_column("rank").to_list()) == {2, 3}
+    # The job's output names no host: the incident's rank map does.
+    frame, _ = read(path, ranks={2: "node-b", 3: "node-a"})
+    hosts = dict(frame.select("rank", "host").unique().iter_rows())
+    assert hosts == {2: "node-b", 3: "node-a"}
+    # ... and lines that give both teach the file's other lines: NCCL's ncclCommInitRank
+    # line says rank 2 is bigo (nccl-tests#373), a `[rank2]:` line then belongs to bigo.
+    logs = tmp_path / "logs"
+    logs.mkdir()
+    init = (EXCERPTS / "nccl_info_init_block.log").read_text().splitlines()
+    crash = path.read_text().splitlines()
+    (logs / "job.out").write_text("\n".join(init + crash) + "\n")
+    got = read_logs(logs, WIDE).frame
+    ranked = got.filter(pl.col("rank") == 2).get_column("host").unique().to_list()
+    assert ranked == ["bigo"]
+
+
+def test_megatron_iteration_lines_behind_the_launcher(tmp_path):
+    path = copied(tmp_path, EXCERPTS / "megatron_iteration_lines_bloom.log")
+    frame, report = read(path)
+    assert report.lost == 0 and report.in_window == 12
+    iterations = frame.filter(pl.col("source") == "megatron")
+    assert iterations.height >= 10
+    assert iterations.get_column("local_rank").unique().to_list() == [7]
+    assert iterations.sort("line").item(0, "message").startswith("iteration    31214/  115311 |")
+
+
+def test_mpi_launcher_tags(tmp_path):
+    frame, report = read(copied(tmp_path, FORMATS / "mpirun_output/prrte_output_tag.log"))
+    assert report.files == {"prrte_output_tag.log": "trainer"} and report.in_window == 4
+    assert sorted(frame.get_column("rank").to_list()) == [0, 1, 2, 3]
+    frame, _ = read(copied(tmp_path, FORMATS / "mpirun_output/pals_mpiexec_host_rank_label.log"))
+    assert frame.get_column("host").unique().to_list() == ["nid003400.dogwood.wcoss2.ncep.noaa.gov"]
+    assert sorted(frame.get_column("rank").to_list()) == [0, *range(16, 24)]
+    # --timestamp-output: the launcher's own time
+    frame, _ = read(copied(tmp_path, FORMATS / "mpirun_output/ompi4_timestamp_tag_output.log"))
+    assert frame.rows(named=True)[0] | {} == frame.rows(named=True)[0]
+    row = frame.row(0, named=True)
+    assert (row["ts"], row["rank"], row["inferred"]) == (utc(2020, 5, 7, 10, 39, 20), 1, False)
+    assert row["message"] == "Hello, World, I am 1 of 8"
+
+
+def test_python_logging_shapes_keep_their_logger(tmp_path):
+    path = copied(tmp_path, FORMATS / "trainer_logging/python_logging_and_launchers.log")
+    frame, report = read(path)
+    assert report.files == {path.name: "trainer"} and report.lost == 0
+    by_source = frame.group_by("source").len().sort("source")
+    assert set(by_source.get_column("source")) >= {"deepspeed", "nanotron", "python-logging"}
+    elastic = frame.filter(pl.col("message").str.contains("elastic")).sort("line")
+    assert elastic.height == 5
+    # the logger's name stays in the message: signatures read it
+    found = match(elastic, load_catalog()).get_column("signature").to_list()
+    assert found.count("trainer-crash") == 5
+
+
+def test_unknown_formats_with_a_time_are_read_by_the_generic_reader(tmp_path):
+    # Lines of tests/logs/corpus/lines.yaml in formats no specific reader knows.
+    lines = {
+        "ucx.log": "[1443518626.518088] [feynman6:31000:0]        ib_mlx5.c:200  UCX  ERROR "
+        "Failed to get mlx5 QP information",  # openucx/ucx#420
+        "talos.log": "192.168.11.119: kern: warning: [2026-04-22T21:30:51.870495804Z]: NVRM: "
+        "Xid (PCI:0000:0b:00): 154, GPU recovery action changed from 0x0 (None) to 0x1 "
+        "(GPU Reset Required)",  # siderolabs/extensions
+        "openwrt.log": "Sun Jun 11 23:02:41 2023 kern.info kernel: [39210.778735] igc "
+        "0000:05:00.0 eth5: NIC Link is Down",  # openwrt/openwrt
+    }
+    for name, line in lines.items():
+        (tmp_path / name).write_text(line + "\n")
+    ucx, report = read(tmp_path / "ucx.log")
+    assert report.files == {"ucx.log": "generic"}
+    assert ucx.item(0, "ts") == utc(2015, 9, 29, 9, 23, 46, 518088)
+    assert ucx.item(0, "severity") == "err"
+    talos, _ = read(tmp_path / "talos.log")
+    assert talos.item(0, "ts") == utc(2026, 4, 22, 21, 30, 51, 870495)
+    assert talos.item(0, "message").startswith("NVRM: Xid (PCI:0000:0b:00): 154")
+    assert talos.item(0, "severity") == "warning"
+    openwrt, report = read(tmp_path / "openwrt.log")
+    assert openwrt.item(0, "ts") == utc(2023, 6, 11, 23, 2, 41)
+    assert openwrt.item(0, "severity") == "info"  # kern.info
+    assert any("generic-local" in n for n in report.notes())
+
+
+def test_dmesg_human_stamps_and_deltas(tmp_path):
+    # dmesg -H: a stamp when the minute changes, deltas after it (lines.yaml, thermal class)
+    path = tmp_path / "dmesg-H.txt"
+    path.write_text(
+        "[Feb22 04:01] CPU5: Core temperature above threshold, cpu clock throttled (total "
+        "events = 2081)\n"
+        "[  +0.000001] CPU0: Package temperature above threshold, cpu clock throttled (total "
+        "events = 2263)\n"
+    )
+    frame, report = read(
+        path, window=TimeWindow(start="2024-01-01T00:00:00Z", end="2024-06-01T00:00:00Z")
+    )
+    assert report.files == {"dmesg-H.txt": "kernel-human"}
+    assert frame.sort("line").get_column("ts").to_list() == [
+        utc(2024, 2, 22, 4, 1),
+        utc(2024, 2, 22, 4, 1) + timedelta(microseconds=1),
+    ]
+
+
+def test_messages_without_any_time_take_their_files_date(tmp_path):
+    # `dmesg -t`-style and command output lines from lines.yaml
+    path = tmp_path / "pasted.txt"
+    path.write_text(
+        "NVRM: Xid (PCI:0000:44:00): 79, GPU has fallen off the bus\n"
+        "Unable to determine the device handle for GPU 0000:0B:00.0: Unknown Error\n"
+        "mount.nfs: portmap query failed: RPC: Remote system error - Connection timed out\n"
+    )
+    os.utime(path, (WRITTEN.timestamp(), WRITTEN.timestamp()))
+    frame, report = read(path)
+    assert report.files == {"pasted.txt": "messages"} and report.in_window == 3
+    assert frame.get_column("ts").unique().to_list() == [WRITTEN]
+    found = match(frame.sort("line"), load_catalog()).get_column("signature").to_list()
+    assert found == ["nvidia-xid", "gpu-fallen-off-bus", "shared-filesystem-error"]
+    # prose stays an unknown format, counted, not read
+    (tmp_path / "notes.txt").write_text("what happened\nnobody knows\n")
+    frame, report = read(tmp_path / "notes.txt")
+    assert report.files == {"notes.txt": "unknown"} and frame.height == 0
+
+
+@pytest.mark.parametrize(
+    "name",
+    [
+        "dmesg_T_hung_task_gpfs_training_hang.log",
+        "dmesg_T_xid_burst.log",
+        "nccl_ib_completion_error.log",
+        "slurmctld_nodes_not_responding.log",
+        "slurmctld_requeue_node_failure.log",
+        "trainer_crash_ecc_megatron_deepspeed.log",
+        "trainer_iteration_then_slurm_node_failure.log",
+    ],
+)
+def test_every_excerpt_is_read_whole(tmp_path, name):
+    _, report = read(copied(tmp_path, EXCERPTS / name))
+    assert report.files[name] != "unknown"
+    assert report.lost == 0 and report.outside_window == 0, report.unreadable
+    assert report.in_window + report.skipped == report.lines_read
