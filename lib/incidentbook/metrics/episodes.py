@@ -700,6 +700,7 @@ def find(
     # join the timeline but neither cause nor explain a stall.
     health = {n for n, s in signals.items() if s.role == "health"}
     signals = {n: s for n, s in signals.items() if n not in health}
+    told = [f for f in findings if f.signal in health]
     findings = [f for f in findings if f.signal not in health]
     host_eps = host_episodes(frame, signals, baseline, threshold)
     # Counters of events and codes are judged by their counts on each host, not as levels.
@@ -741,7 +742,7 @@ def find(
         for f in findings
         if not (f.kind == "outlier_host" and (f.signal, tuple(f.hosts)) in dated)
     ]
-    merged = sorted([*kept, *added], key=lambda f: (f.start, f.kind, f.signal, f.end))
+    merged = sorted([*kept, *added, *told], key=lambda f: (f.start, f.kind, f.signal, f.end))
     return Found(merged, [*cluster_eps, *host_eps], symptom, len(dropped))
 
 

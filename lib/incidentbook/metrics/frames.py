@@ -40,6 +40,14 @@ SIGNAL_SCHEMA = pl.Schema(
 _SERIES = ["node", "gpu", "labels"]
 
 
+def conform(frame: pl.DataFrame) -> pl.DataFrame:
+    """A source's samples in SIGNAL_SCHEMA's columns and types. Sources that get one value
+    per host already reduced (PromQL's `min by (node)`, TensorBoard) cannot say which unit
+    was the worst: that column is null for them."""
+    missing = [pl.lit(None, t).alias(c) for c, t in SIGNAL_SCHEMA.items() if c not in frame.columns]
+    return frame.with_columns(missing).select(pl.col(c).cast(t) for c, t in SIGNAL_SCHEMA.items())
+
+
 def _reduce(expr: pl.Expr, how: Reduce) -> pl.Expr:
     return {"mean": expr.mean(), "sum": expr.sum(), "max": expr.max(), "min": expr.min()}[how]
 

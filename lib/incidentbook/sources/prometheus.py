@@ -66,7 +66,7 @@ from incidentbook.metrics.data import (
     NoDataError,
     find_gaps,
 )
-from incidentbook.metrics.frames import SIGNAL_SCHEMA, UTC_US
+from incidentbook.metrics.frames import UTC_US, conform
 from incidentbook.metrics.signals import Signal
 from incidentbook.sources.http import (
     ErrorKinds,
@@ -638,10 +638,8 @@ class PrometheusSource:
                 )
                 + f"; e.g. {next(iter(exprs.values()), '')}"
             )
-        frame = (
-            pl.concat(frames, how="vertical")
-            .cast(dict(SIGNAL_SCHEMA))
-            .sort(["signal", "node", "gpu", "ts"], nulls_last=True)
+        frame = conform(pl.concat(frames, how="vertical")).sort(
+            ["signal", "node", "gpu", "ts"], nulls_last=True
         )
         self._check_step(pl.concat(spacing), step_s, receipt)
         receipt.gaps = find_gaps(frame)

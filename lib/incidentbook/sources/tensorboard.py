@@ -27,7 +27,7 @@ import polars as pl
 
 from incidentbook.incident import TrainerSpec
 from incidentbook.metrics.data import Metrics, MetricsError, MetricsReceipt, NoDataError, find_gaps
-from incidentbook.metrics.frames import SIGNAL_SCHEMA, UTC_US
+from incidentbook.metrics.frames import SIGNAL_SCHEMA, UTC_US, conform
 from incidentbook.metrics.signals import Signal, TensorBoardTag
 from incidentbook.window import TimeWindow
 
@@ -191,7 +191,7 @@ class TensorBoardSource:
             if parts
             else SIGNAL_SCHEMA.to_frame()
         )
-        frame = frame.select(pl.col(c).cast(t) for c, t in SIGNAL_SCHEMA.items())
+        frame = conform(frame)
         if used:
             notes.append(
                 "TensorBoard tags read: "
