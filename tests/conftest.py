@@ -66,3 +66,13 @@ def chromium() -> str:
 @pytest.fixture
 def library_files() -> list[Path]:
     return sorted(LIBRARY.glob("*.yaml"))
+
+
+@pytest.fixture(scope="session")
+def fresh(tmp_path_factory) -> dict[str, Path]:
+    """Every scenario generated once per session (small scale, seed 0): the simulator's
+    contract tests and the fleet scenarios' verdict tests read the same folders."""
+    from incidentbook.scenarios import simulator
+
+    root = tmp_path_factory.mktemp("synth")
+    return {name: simulator.synthesize(name, root / name) for name in simulator.SCENARIOS}

@@ -9,7 +9,7 @@ import pytest
 from incidentbook.logs.analysis import analyze_logs, bucket_for
 from incidentbook.logs.read import read_log_file
 from incidentbook.logs.signatures import load_catalog
-from incidentbook.logs.templates import mask, mine_templates
+from incidentbook.logs.templates import mask, mine_templates, summarise_templates
 from incidentbook.window import TimeWindow
 
 T0 = datetime(2024, 5, 20, 14, tzinfo=UTC)
@@ -61,6 +61,19 @@ def test_each_distinct_line_is_mined_once_and_ids_are_stable():
     assert first.equals(second)
     assert first.get_column("template_id").n_unique() == 2
     assert first.item(0, "template") == "worker <NUM> finished step <NUM>"
+
+
+def test_template_ids_do_not_depend_on_group_order():
+    # A block of untimed lines takes the time of the line before it: many distinct lines
+    # share one time and host, and their ids must not follow group_by's arbitrary order.
+    words = ["alpha", "bravo", "charlie", "delta", "echo", "foxtrot", "golf", "hotel"]
+    rows = [(90, "h1", "info", f"{a} {b} stack frame") for a in words for b in words]
+    logs = frame(rows).with_columns(signature=pl.lit(None, pl.String))
+    runs = {
+        tuple(summarise_templates(logs, WINDOW, BASELINE).templates.get_column("template"))
+        for _ in range(12)
+    }
+    assert len(runs) == 1
 
 
 def test_log_findings_signatures_new_templates_and_failure_rate():

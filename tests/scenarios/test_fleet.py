@@ -98,11 +98,10 @@ def test_the_suite_covers_the_kinds_the_issue_lists():
 
 
 @pytest.fixture(scope="module")
-def scored(tmp_path_factory):
-    root = tmp_path_factory.mktemp("fleet")
+def scored(fresh):
     out = {}
     for name in SCORED:
-        folder = synthesize(name, root / name, seed=0)
+        folder = fresh[name]
         inv = investigate(folder)
         truth = json.loads((folder / "truth.json").read_text())
         out[name] = (score(truth, inv.verdict, inv.findings, inv.spec.primary_signal), inv)

@@ -68,7 +68,11 @@ def _templates_of_keys(keys: pl.DataFrame, similarity: float, depth: int) -> pl.
     """`keys` (key, example: the key's first line, first: its order of appearance) ->
     key, template_id, template. Each key's example is masked; each distinct masked line
     is mined once, in order of first appearance."""
-    masked = keys.sort("first").with_columns(masked=mask(pl.col("example")).str.strip_chars())
+    # Keys whose first lines share a time and host (a block of untimed lines, dated by the
+    # line before them) are ordered by their text: group_by's own order is arbitrary.
+    masked = keys.sort("first", "key").with_columns(
+        masked=mask(pl.col("example")).str.strip_chars()
+    )
     distinct = masked.unique("masked", keep="first", maintain_order=True)
     miner = _miner(similarity, depth)
     ids = [miner.add_log_message(line)["cluster_id"] for line in distinct.get_column("masked")]

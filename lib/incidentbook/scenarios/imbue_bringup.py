@@ -468,4 +468,5 @@ SCENARIO = Scenario(
     "511 hosts x 8 H100 bring-up: failed boots, x4 PCIe links, hanging NVMe, wrong "
     "temperatures, capped CPUs, flapping InfiniBand ports, Xids, MFU dips",
     _imbue,
+    bundled=True,
 )

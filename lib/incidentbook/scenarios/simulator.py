@@ -246,22 +246,30 @@ def _r(x: float, digits: int = 3) -> float:
 # --- writing ----------------------------------------------------------------------------
 
 
-def _sort_key(metric: str, labels: dict[str, str]) -> tuple:
+def label_columns(series: list[dict[str, str]]) -> list[str]:
+    """The file's label columns: the usual ones, then any other label its series carry
+    (node_exporter's `mode` of node_cpu_seconds_total), so that no two series collide."""
+    extra = sorted({k for labels in series for k in labels} - set(LABELS))
+    return [*LABELS, *extra]
+
+
+def _sort_key(metric: str, labels: dict[str, str], columns: list[str]) -> tuple:
     # Nulls first, as polars sorts them, so the file's order is `sort(timestamp, metric,
-    # *LABELS)`.
-    return (metric, *(((1, labels[k]) if k in labels else (0, "")) for k in LABELS))
+    # *columns)`.
+    return (metric, *(((1, labels[k]) if k in labels else (0, "")) for k in columns))
 
 
 def write_metrics(path: Path, blocks: list[Block], grid: Grid, level: int = 9) -> int:
     """Write blocks as one long-format Parquet file, sorted by time; returns the row count."""
     series = [(b.metric, s) for b in blocks for s in b.series]
-    order = sorted(range(len(series)), key=lambda k: _sort_key(*series[k]))
+    names = label_columns([s for _, s in series])
+    order = sorted(range(len(series)), key=lambda k: _sort_key(*series[k], names))
     dict_type = pa.dictionary(pa.int32(), pa.string())
     fields = [("timestamp", pa.timestamp("us", tz="UTC")), ("metric", dict_type)]
-    schema = pa.schema([*fields, ("value", pa.float64()), *((lab, dict_type) for lab in LABELS)])
+    schema = pa.schema([*fields, ("value", pa.float64()), *((lab, dict_type) for lab in names)])
     # Each column's dictionary, and each series' code in it (-1: the label does not apply).
     columns = {"metric": [series[k][0] for k in order]}
-    columns |= {lab: [series[k][1].get(lab) for k in order] for lab in LABELS}
+    columns |= {lab: [series[k][1].get(lab) for k in order] for lab in names}
     encoded = {}
     for col, values in columns.items():
         known = sorted({v for v in values if v is not None})
@@ -428,6 +436,7 @@ class Scenario:
     summary: str
     build: Callable[[int, Scale], Incident]
     scored: bool = False  # its truth.json says what an analysis should find (`cause`)
+    bundled: bool = False  # its small folder ships in data/incidents/
 
 
 SCENARIOS: Registry[Scenario] = Registry(

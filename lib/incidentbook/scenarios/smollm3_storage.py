@@ -303,6 +303,7 @@ TRAINER_LOG_SCENARIO = Scenario(
     "smollm3-storage-trainer-log",
     "smollm3-storage without trainer gauges: its throughput only from nanotron's log",
     _smollm3_trainer_log,
+    bundled=True,
 )
 
 SCENARIO = Scenario(
@@ -310,4 +311,5 @@ SCENARIO = Scenario(
     "48 nodes x 8 H100: throughput drops from WekaFS cache evictions near capacity, "
     "a slow decline from a dataloader index growing with the step count",
     _smollm3,
+    bundled=True,
 )
