@@ -23,7 +23,7 @@ from incidentbook.logs.read import Logs, read_logs
 from incidentbook.metrics.data import Metrics, MetricsError, MetricsReceipt, NoDataError, find_gaps
 from incidentbook.metrics.frames import RAW_SCHEMA, signal_frame
 from incidentbook.metrics.signals import Signal
-from incidentbook.sources.files import READERS, files_span, scan_file
+from incidentbook.sources.files import READERS, files_span, metrics_in, scan_file
 from incidentbook.sources.merge import merge
 from incidentbook.sources.tensorboard import TensorBoardSource, find_event_files
 from incidentbook.sources.trainer import TrainerLogSource, find_trainer_logs
@@ -212,10 +212,12 @@ class FolderSource:
         self, files: list[Path], window: TimeWindow, signals: list[Signal]
     ) -> Metrics:
         """The signals over the window from the metrics/ files alone."""
-        scans = [scan_file(p, window, signals) for p in files]
+        held = metrics_in(files)
+        wanted = signals if held is None else [s for s in signals if set(s.metrics) & held]
+        scans = [scan_file(p, window, wanted) for p in files]
         raw = pl.concat([RAW_SCHEMA.to_frame().lazy(), *scans], how="vertical_relaxed")
         try:
-            frame, duplicates, rows = signal_frame(raw, signals)
+            frame, duplicates, rows = signal_frame(raw, wanted)
         except pl.exceptions.PolarsError as exc:
             reason = str(exc).strip().splitlines()[0][:300]
             raise MetricsError(
