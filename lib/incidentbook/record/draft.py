@@ -17,6 +17,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 import polars as pl
+from pydantic import ValidationError
 
 from incidentbook.errors import IncidentbookError, RecordFormatError
 from incidentbook.logs.severity import NOTABLE_SIGNATURE_SEVERITIES
@@ -30,7 +31,7 @@ from incidentbook.record.model import (
     LogSignature,
     TimelineEvent,
 )
-from incidentbook.record.store import load_record, record_error
+from incidentbook.record.store import load_record, narrative_invalid, record_error
 from incidentbook.record.taxonomy import Taxonomy, load_taxonomy
 from incidentbook.text import format_time
 from incidentbook.yamlio import read_yaml
@@ -204,7 +205,11 @@ def load_narrative(path: Path) -> dict[str, Any]:
     if not path.exists():
         return {}
     data = read_yaml(
-        path, record_error(path), mapping="case.yaml is a mapping of narrative fields", empty={}
+        path,
+        record_error(path),
+        mapping="case.yaml is a mapping of narrative fields",
+        empty={},
+        keep_dates=True,
     )
     unknown = sorted(
         set(data) - set(NARRATIVE_FIELDS) - {"id", "schema_version", "evidence", "drafted"}
@@ -277,6 +282,8 @@ def draft(
                 f"be lost; fix or move it first ({exc})"
             ) from None
     taxonomy = taxonomy or inv.taxonomy
-    return draft_record(
-        inv, narrative=load_narrative(inv.folder.case_path), previous=previous, taxonomy=taxonomy
-    )
+    narrative = load_narrative(inv.folder.case_path)
+    try:
+        return draft_record(inv, narrative=narrative, previous=previous, taxonomy=taxonomy)
+    except ValidationError as exc:
+        raise narrative_invalid(exc, inv.folder.case_path, narrative) from None

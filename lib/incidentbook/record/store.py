@@ -33,6 +33,8 @@ def record_error(path: Path) -> Raise:
     def make(kind: str, detail: str, line: int | None) -> Exception:
         message = {
             "missing": "no such file",
+            "unreadable": f"the file cannot be read ({detail})",
+            "empty": f"the file is empty; {detail}",
             "encoding": f"the file is not UTF-8 text ({detail})",
             "syntax": f"malformed YAML: {detail}",
             "shape": detail,
@@ -73,6 +75,20 @@ def load_record(path: Path | str, taxonomy: Taxonomy | None = None) -> CaseRecor
         return CaseRecord.model_validate(data, context=context)
     except ValidationError as exc:
         raise RecordInvalid(problems_from(exc, str(path), lines)) from None
+
+
+def narrative_invalid(exc: ValidationError, path: Path, narrative: dict[str, Any]) -> Exception:
+    """A record drafted with a person's case.yaml that fails validation: the problems in
+    the fields case.yaml gave, with their lines there (RecordInvalid); `exc` itself when
+    the fault is elsewhere (the drafted part, which is not the person's)."""
+    from_person = [e for e in exc.errors() if e["loc"] and e["loc"][0] in narrative]
+    if not from_person or len(from_person) < len(exc.errors()):
+        return exc
+    try:
+        lines = yaml_lines(Path(path).read_text(encoding="utf-8"))
+    except (OSError, UnicodeDecodeError):
+        lines = {}
+    return RecordInvalid(problems_from(exc, str(path), lines))
 
 
 def record_files(paths: list[Path]) -> Iterator[Path]:

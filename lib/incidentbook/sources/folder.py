@@ -18,7 +18,7 @@ from incidentbook.logs.read import Logs, read_logs
 from incidentbook.metrics.data import Metrics, MetricsError, MetricsReceipt, NoDataError, find_gaps
 from incidentbook.metrics.frames import RAW_SCHEMA, signal_frame
 from incidentbook.metrics.signals import Signal
-from incidentbook.sources.files import READERS, files_span, scan_file
+from incidentbook.sources.files import CHECKS_SCHEMA, READERS, blame, checked, files_span, plan_file
 from incidentbook.window import TimeWindow
 
 
@@ -66,20 +66,24 @@ class FolderSource:
                 f"{self.folder.metrics_dir} holds no metrics files "
                 "(.parquet, .csv, or OpenMetrics .om/.prom)"
             )
-        scans = [scan_file(p, window, signals) for p in files]
-        raw = pl.concat([RAW_SCHEMA.to_frame().lazy(), *scans], how="vertical_relaxed")
+        unit = self.folder.spec.timestamp_unit
+        scans = [plan_file(p, window, signals, unit=unit) for p in files]
+        raw = pl.concat(
+            [RAW_SCHEMA.to_frame().lazy(), *(s.rows for s in scans)], how="vertical_relaxed"
+        )
+        checks = [pl.concat([CHECKS_SCHEMA.to_frame().lazy(), *(s.checks for s in scans)])]
         try:
-            frame, duplicates, rows = signal_frame(raw, signals)
-        except pl.exceptions.PolarsError as exc:
-            reason = str(exc).strip().splitlines()[0][:300]
-            raise MetricsError(
-                f"the metrics files in {self.folder.metrics_dir} could not be read ({reason})"
-            ) from None
+            frame, duplicates, rows = signal_frame(raw, signals, also=checks)
+        except (pl.exceptions.PolarsError, OSError) as exc:
+            raise blame(scans, exc, self.folder.metrics_dir) from None
         receipt = MetricsReceipt(
-            files=[str(p) for p in files], rows_read=rows, duplicates_dropped=duplicates
+            files=[str(p) for p in files],
+            rows_read=rows,
+            duplicates_dropped=duplicates,
+            assumptions=[n for s in scans for n in s.assumed] + checked(checks[0]),
         )
         if rows == 0:
-            lo, hi = files_span(files)
+            lo, hi = files_span(files, unit)
             span = (
                 f"; the files cover {lo:%Y-%m-%dT%H:%M:%SZ} to {hi:%Y-%m-%dT%H:%M:%SZ}"
                 if lo
@@ -88,6 +92,7 @@ class FolderSource:
             raise NoDataError(
                 f"no samples of the wanted metrics between {window.start.isoformat()} and "
                 f"{window.end.isoformat()} in {self.folder.metrics_dir}{span}"
+                + "".join(f"; {n}" for n in receipt.notes())
             )
         present = set(frame.get_column("signal").unique().to_list())
         for signal in signals:
