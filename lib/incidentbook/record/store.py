@@ -8,6 +8,7 @@ old one, so a failed write never leaves half a record or destroys the previous o
 
 from __future__ import annotations
 
+import glob
 import json
 import os
 import tempfile
@@ -59,6 +60,12 @@ def read_record_data(path: Path) -> tuple[dict[str, Any], dict[tuple, int]]:
     else:
         data = parse_yaml(text, record_error(path), keep_dates=True)
         lines = yaml_lines(text)
+    if data is None:
+        raise RecordFormatError(
+            path,
+            "the file is empty; a record is a mapping of field names to values "
+            "(`incidentbook schema` prints them)",
+        )
     if not isinstance(data, dict):
         raise RecordFormatError(
             path, f"a record is a mapping of field names to values, not {type(data).__name__}"
@@ -123,10 +130,19 @@ def record_text(record: CaseRecord, fmt: str) -> str:
 
 
 def atomic_write_text(path: Path | str, text: str) -> Path:
-    """Write text to path so that readers see the old file or the new one, never a part."""
+    """Write text to path so that readers see the old file or the new one, never a part.
+
+    The text goes to a temporary file beside it (named with the writer's pid), is
+    fsynced and renamed over the old file, and the folder is fsynced, so the rename too
+    survives a crash. A process killed mid-write leaves only its temporary file, which
+    the next write of the same file removes.
+    """
     path = Path(path)
     path.parent.mkdir(parents=True, exist_ok=True)
-    fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
+    _remove_dead_writers(path)
+    fd, tmp = tempfile.mkstemp(
+        prefix=f".{path.name}.{os.getpid()}.", suffix=".tmp", dir=path.parent
+    )
     try:
         # mkstemp makes the file private; give it the mode a plain open() would have.
         umask = os.umask(0)
@@ -140,7 +156,39 @@ def atomic_write_text(path: Path | str, text: str) -> Path:
     except BaseException:
         Path(tmp).unlink(missing_ok=True)
         raise
+    _fsync_folder(path.parent)
     return path
+
+
+def _remove_dead_writers(path: Path) -> None:
+    """Temporary files of writes of `path` whose process no longer exists."""
+    for tmp in path.parent.glob(f".{glob.escape(path.name)}.*.tmp"):
+        pid = tmp.name[len(path.name) + 2 :].split(".", 1)[0]
+        if pid.isdigit() and not _alive(int(pid)):
+            tmp.unlink(missing_ok=True)
+
+
+def _alive(pid: int) -> bool:
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except PermissionError:  # someone else's process: alive
+        return True
+    return True
+
+
+def _fsync_folder(folder: Path) -> None:
+    try:
+        fd = os.open(folder, os.O_RDONLY)
+    except OSError:
+        return
+    try:
+        os.fsync(fd)
+    except OSError:  # some filesystems cannot fsync a folder; the rename is still atomic
+        pass
+    finally:
+        os.close(fd)
 
 
 def save_record(record: CaseRecord, path: Path | str, taxonomy: Taxonomy | None = None) -> Path:

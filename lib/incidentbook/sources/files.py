@@ -210,6 +210,12 @@ def _parquet_times(path: Path, frame: pl.LazyFrame, dtype: pl.DataType, unit: st
     )
 
 
+def parquet_timestamps(path: Path, frame: pl.LazyFrame, unit: str | None = None) -> pl.Expr:
+    """A Parquet file's timestamps as UTC datetimes, whatever form they are in (a
+    datetime with a zone, epoch numbers, RFC 3339 text); for readers of whole files."""
+    return _parquet_times(path, frame, frame.collect_schema()["timestamp"], unit).ts
+
+
 def _csv_frame(path: Path) -> tuple[pl.LazyFrame, list[str]]:
     header = pl.scan_csv(path, n_rows=0).collect_schema()
     _check_columns(path, header)
