@@ -37,6 +37,7 @@ bench: $(STAMP)
 	$(BIN)/python -m bench.log_speed
 	$(BIN)/python -m bench.workbook
 	$(BIN)/python -m bench.prometheus_pull
+	$(BIN)/python -m bench.trainer_logs
 
 ## workbook: re-execute workbooks/incident.ipynb in place (after changing what it shows)
 workbook: $(STAMP)

@@ -18,12 +18,12 @@ Part 1, alert detection (only where there are per-line labels):
 * Labels: BGL's ``Label`` column, ``-`` for a normal line, else the alert category. HPC's
   structured CSV has a ``Flag`` column (values 1, 0, -1) with no documented meaning: not a
   label, so HPC is reported as "no labels", as are Linux, OpenSSH and HDFS.
-* Method, fixed up front for every data set: ``incidentbook.signatures.match`` with the
+* Method, fixed up front for every data set: ``incidentbook.logs.signatures.match`` with the
   bundled catalog on the ``Content`` column; a line is predicted an alert when it takes a
   signature whose catalog severity is ``error`` or ``critical``.
 * Pipeline (the product end to end, reported beside it): the raw file through
   ``incidentbook.logs.read`` (its format detected; BGL's leading annotation field, the
-  label, skipped unread), the catalog, and ``incidentbook.failures.is_alert``: a
+  label, skipped unread), the catalog, and ``incidentbook.logs.analysis.is_alert``: a
   signature of severity error or worse, or a line its own format logged at err or worse
   (Blue Gene RAS levels FATAL, FAILURE, SEVERE, ERROR).
 * TP, FP, FN, precision (undefined, ``-``/null, when nothing is predicted) and recall per
@@ -32,7 +32,7 @@ Part 1, alert detection (only where there are per-line labels):
 * Reference row, not our method: BGL's own severity field (``Level`` FATAL or FAILURE) as
   the predictor, to show what the labels are reachable with.
 
-Part 2, template grouping accuracy (GA) of ``incidentbook.mining.mine_templates`` with its
+Part 2, template grouping accuracy (GA) of ``incidentbook.logs.templates.mine_templates`` with its
 defaults (similarity 0.4, depth 4) on the ``Content`` column of all five data sets:
 
 * GA as defined by Zhu et al., "Tools and Benchmarks for Automated Log Parsing", ICSE-SEIP
@@ -207,7 +207,7 @@ def flag_alerts(frame: pl.DataFrame, column: str, catalog: Catalog) -> pl.DataFr
 def pipeline_alerts(path: Path, lines: int, catalog: Catalog) -> pl.DataFrame:
     """The product end to end: the raw file through the log readers (format detected, a
     leading annotation field skipped, the format's own level read), the catalog, and the
-    alert rule of incidentbook.failures.is_alert, one row per line of the file."""
+    alert rule of incidentbook.logs.analysis.is_alert, one row per line of the file."""
     everything = TimeWindow(start="1970-01-02T00:00:00Z", end="2100-01-01T00:00:00Z")
     frame, _ = read_log_file(path, everything, host=None)
     flagged = match(frame, catalog).select("line", "signature", alert=is_alert(catalog))

@@ -12,7 +12,7 @@ this project made or labelled them.
 What runs, for every series that has at least one labelled window (one of the 17 has none
 and is skipped):
 
-* ``incidentbook.analysis.detect_intervals`` with ``bad="both"`` and ``DEFAULT_CONFIG``: the
+* ``incidentbook.metrics.analysis.detect_intervals`` with ``bad="both"`` and ``DEFAULT_CONFIG``: the
   same settings for every series, nothing tuned to these files.
 * The baseline is NAB's probationary period: the first 15% of the series' records (NAB's
   ``getProbationPeriod``: ``min(floor(0.15 * n), 0.15 * 5000)`` records), as the half-open

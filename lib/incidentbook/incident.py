@@ -15,7 +15,15 @@ import difflib
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Literal
 
-from pydantic import BaseModel, ConfigDict, Field, ValidationError, model_validator
+from pydantic import (
+    AwareDatetime,
+    BaseModel,
+    ConfigDict,
+    Field,
+    ValidationError,
+    field_validator,
+    model_validator,
+)
 
 from incidentbook.errors import IncidentbookError, LoadNote, Problem, problems_from
 from incidentbook.record.taxonomy import SLUG
@@ -46,6 +54,49 @@ class Cluster(BaseModel):
     )
 
 
+class TrainerSpec(BaseModel):
+    """incident.yaml's `trainer:` block: where the trainer's own output is and the numbers
+    its lines leave out (tokens/s from ms per iteration needs the batch and the sequence
+    length; per-GPU throughput needs the GPU count)."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    logs: list[str] | None = Field(
+        None,
+        description=(
+            "Trainer logs, globs relative to the incident folder or absolute paths; default: "
+            "the files under logs/ and metrics/ that a trainer format recognises. [] for none."
+        ),
+    )
+    tensorboard: list[str] | None = Field(
+        None,
+        description=(
+            "TensorBoard event files or folders of them; default: every *.tfevents.* file "
+            "under the incident folder. [] for none."
+        ),
+    )
+    global_batch_size: int | None = Field(None, ge=1, description="Sequences per iteration.")
+    seq_length: int | None = Field(None, ge=1, description="Tokens per sequence.")
+    gpus: int | None = Field(None, ge=1, description="GPUs (devices) in the training job.")
+    host: str | None = Field(None, description="The host whose lines these are, if they say none.")
+    hosts: dict[int, str] = Field(default_factory=dict, description="Rank -> host.")
+    start: AwareDatetime | None = Field(
+        None,
+        description=(
+            "When training started: the anchor for output that carries no time at all "
+            "(trainer_state.json, Lightning's metrics.csv)."
+        ),
+    )
+    timezone: str | None = Field(
+        None, description="Zone of the trainer's times that carry none (default UTC)."
+    )
+
+    @field_validator("logs", "tensorboard", mode="before")
+    @classmethod
+    def _one_or_many(cls, value: Any) -> Any:
+        return [value] if isinstance(value, str) else value
+
+
 class IncidentSpec(BaseModel):
     """incident.yaml."""
 
@@ -67,6 +118,9 @@ class IncidentSpec(BaseModel):
         None,
         description="The unit of integer epoch timestamps in the metrics files; default: "
         "judged from their magnitude (and said in the notes).",
+    )
+    trainer: TrainerSpec = Field(
+        default_factory=TrainerSpec, description="The trainer's own log and TensorBoard files."
     )
 
     @model_validator(mode="after")

@@ -3,8 +3,8 @@
 from __future__ import annotations
 
 from datetime import UTC, datetime, timedelta
+from typing import TYPE_CHECKING
 
-import polars as pl
 from pydantic import (
     AwareDatetime,
     BaseModel,
@@ -16,6 +16,9 @@ from pydantic import (
 )
 
 from incidentbook.errors import IncidentbookError, problems_from
+
+if TYPE_CHECKING:
+    import polars as pl
 
 
 class TimeWindow(BaseModel):
@@ -49,6 +52,8 @@ class TimeWindow(BaseModel):
 
     def contains(self, column: str | pl.Expr = "ts") -> pl.Expr:
         """The window as a polars predicate: `column` in [start, end)."""
+        import polars as pl  # here, so that a record (which holds windows) needs no polars
+
         ts = pl.col(column) if isinstance(column, str) else column
         return (ts >= self.start) & (ts < self.end)
 

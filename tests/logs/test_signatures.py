@@ -1,4 +1,4 @@
-"""incidentbook.signatures.match against the catalog's own example table.
+"""incidentbook.logs.signatures.match against the catalog's own example table.
 
 The catalog test classifies with a plain per-signature cascade; `match` takes a faster
 road (literal prefilter, regex only on candidates). Both must give the same answers.

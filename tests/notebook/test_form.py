@@ -12,19 +12,21 @@ import yaml
 
 from conftest import REPO
 from incidentbook.investigation import investigate
-from incidentbook.notebook.form import (
-    DRAFT_FILE,
+from incidentbook.notebook.form import record_form
+from incidentbook.record.draft import draft_record
+from incidentbook.record.narrative import (
+    AUTOSAVE_FILE,
+    DRAFT_MARK,
     HISTORY_DIR,
     cite_line,
     history_versions,
+    load_narrative,
     narrative_from_values,
     read_autosave,
-    record_form,
     save_with_history,
     validate_narrative,
     with_citation,
 )
-from incidentbook.record.draft import DRAFT_MARK, draft_record, load_narrative
 
 pytest.importorskip("ipywidgets")  # the pure functions need none; the form does
 
@@ -125,7 +127,7 @@ def test_save_writes_the_persons_narrative_and_only_that(incident):
         "lessons": "Watch filesystem fill, not only read latency.",
     }
     assert load_narrative(case_path) == written
-    assert not (case_path.parent / DRAFT_FILE).exists()  # saved: the autosave is spent
+    assert not (case_path.parent / AUTOSAVE_FILE).exists()  # saved: the autosave is spent
     assert not (case_path.parent / HISTORY_DIR).exists()  # nothing was there before
 
 
@@ -186,7 +188,7 @@ def test_invalid_values_are_shown_by_their_fields_and_nothing_is_written(inciden
     assert form.fields["title"].children[-1] is form.errors["title"]  # right under the field
     assert "⚠" in form.pickers["root_causes"].select.options[0][0]  # the bad id is visible
     # only the case.yaml and history are guarded; the autosave keeps the person's work
-    assert set(_listing(case_path.parent)) - set(before) <= {DRAFT_FILE}
+    assert set(_listing(case_path.parent)) - set(before) <= {AUTOSAVE_FILE}
 
     form.texts["title"].value = "Throughput drops on a full WekaFS"
     form.pickers["root_causes"].value = ["shared-filesystem-capacity"]
@@ -213,7 +215,7 @@ def test_an_existing_case_yaml_is_left_alone_when_the_form_is_invalid(incident):
 
 def test_every_change_is_autosaved_and_offered_back_after_a_restart(incident):
     case_path, record = incident
-    draft = case_path.parent / DRAFT_FILE
+    draft = case_path.parent / AUTOSAVE_FILE
     form = record_form(record, case_path)
     form.texts["trigger"].value = "Half-written thoughts"
     form.pickers["root_causes"].value = ["storage"]
@@ -250,13 +252,13 @@ def test_an_unrestored_draft_is_set_aside_not_overwritten(incident):
     again.texts["trigger"].value = "Today's words"  # edits without restoring
     (kept,) = history_versions(case_path, "case-draft")
     assert read_autosave(kept)["values"]["lessons"] == "Words from yesterday"
-    assert read_autosave(case_path.parent / DRAFT_FILE)["values"]["trigger"] == "Today's words"
+    assert read_autosave(case_path.parent / AUTOSAVE_FILE)["values"]["trigger"] == "Today's words"
     assert again.restore_box.layout.display == "none"
 
 
 def test_autosave_waits_for_a_quiet_moment_on_the_kernels_loop(incident):
     case_path, record = incident
-    draft = case_path.parent / DRAFT_FILE
+    draft = case_path.parent / AUTOSAVE_FILE
 
     async def edit() -> None:
         form = record_form(record, case_path, autosave_delay=0.2)

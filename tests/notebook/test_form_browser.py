@@ -25,7 +25,8 @@ ARTIFACTS = REPO / "test-artifacts"
 INCIDENT = REPO / "data" / "incidents" / "smollm3-storage"
 JUPYTER = Path(sys.executable).parent / "jupyter"
 CELL = """\
-from incidentbook.record.draft import draft_record, load_narrative
+from incidentbook.record.draft import draft_record
+from incidentbook.record.narrative import load_narrative
 from incidentbook.notebook.form import record_form
 from incidentbook.investigation import investigate
 

@@ -33,14 +33,22 @@ def smollm3():
     return _truth("smollm3-storage"), investigate(INCIDENTS / "smollm3-storage").analysis
 
 
+@pytest.fixture(scope="module", params=["smollm3-storage", "smollm3-storage-trainer-log"])
+def smollm3_any(request):
+    """The bundled incident, and its variant whose throughput comes only from nanotron's
+    log (no trainer gauges in metrics/): the same story either way."""
+    return _truth(request.param), investigate(INCIDENTS / request.param).analysis
+
+
 @pytest.fixture(scope="module")
 def imbue():
     return _truth("imbue-bringup"), investigate(INCIDENTS / "imbue-bringup").analysis
 
 
-def test_smollm3_every_planted_drop_is_found_and_nothing_else(smollm3):
-    truth, analysis = smollm3
-    slack = timedelta(seconds=2 * truth["interval_seconds"])
+def test_smollm3_every_planted_drop_is_found_and_nothing_else(smollm3_any):
+    truth, analysis = smollm3_any
+    every = max(truth["interval_seconds"], truth.get("throughput_interval_seconds", 0))
+    slack = timedelta(seconds=2 * every)
     found = [f for f in analysis.findings if f.kind == "drop" and f.signal == "throughput"]
     planted = truth["planted"]["drops"]
     assert len(found) == len(planted)
@@ -50,14 +58,23 @@ def test_smollm3_every_planted_drop_is_found_and_nothing_else(smollm3):
         assert abs(-f.magnitude - p["depth"]) <= 0.1
 
 
-def test_smollm3_disk_read_latency_is_named_as_what_coincided(smollm3):
-    _, analysis = smollm3
+def test_smollm3_disk_read_latency_is_named_as_what_coincided(smollm3_any):
+    _, analysis = smollm3_any
     best = analysis.correlations[0]
     assert best.signal == "disk_read_latency"
     assert best.score >= 0.9
     assert best.lag_seconds <= 0  # it leads the drops
     ranked = [c.signal for c in analysis.correlations]
     assert "load" not in ranked[:3]  # the decoy spikes at unrelated times
+
+
+def test_smollm3_trainer_log_variant_has_no_trainer_gauges():
+    folder = INCIDENTS / "smollm3-storage-trainer-log"
+    names = {p.name for p in (folder / "metrics").iterdir()}
+    assert "trainer.parquet" not in names
+    analysis = investigate(folder, signals=["throughput", "disk_read_latency"]).analysis
+    assert analysis.receipt.origins["throughput"] == "trainer_log"
+    assert analysis.receipt.origins["disk_read_latency"] == "metrics"
 
 
 def test_smollm3_slow_causes_show_as_trends(smollm3):

@@ -36,6 +36,7 @@ from scipy import stats
 from incidentbook.metrics.data import Metrics, MetricsReceipt
 from incidentbook.metrics.frames import cluster_series
 from incidentbook.metrics.signals import Signal
+from incidentbook.metrics.training import training_findings
 from incidentbook.record.model import Correlation, Finding
 from incidentbook.text import format_span, format_value, listing
 from incidentbook.window import TimeWindow
@@ -599,6 +600,8 @@ def analyze(
     interval_parts = []
     for name in sorted(cluster.get_column("signal").unique().to_list()):
         signal = signals[name]
+        if signal.role == "health":
+            continue  # metrics.training reads these
         series = cluster.filter(pl.col("signal") == name).select("ts", "value")
         base_values = series.filter(baseline.contains())
         level = float((base_values if base_values.height else series).get_column("value").median())
@@ -668,6 +671,7 @@ def analyze(
     findings += outlier_hosts(metrics.frame, signals, window, config)
     for name in liveness:
         findings += failure_rates(metrics.frame, window, name)
+    findings += training_findings(metrics.frame, signals, window)
     findings.sort(key=lambda f: (f.start, f.kind, f.signal, f.end))
     intervals = pl.concat(interval_parts) if interval_parts else pl.DataFrame()
     step = (

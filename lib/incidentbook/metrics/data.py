@@ -35,9 +35,14 @@ class MetricsReceipt:
     gaps: list[dict] = field(default_factory=list)
     missing_signals: dict[str, str] = field(default_factory=dict)
     assumptions: list[LoadNote] = field(default_factory=list)
+    origins: dict[str, str] = field(default_factory=dict)
+    """Signal -> where its samples came from, where the folder merged several sources
+    (metrics files, trainer logs, TensorBoard)."""
+    remarks: list[str] = field(default_factory=list)
+    """What a source wants said (a trainer log's inferred times, merged duplicates, ...)."""
 
     def notes(self) -> list[str]:
-        out = grouped_notes(self.assumptions)
+        out = [*self.remarks, *grouped_notes(self.assumptions)]
         if self.duplicates_dropped:
             out.append(
                 f"{self.duplicates_dropped} duplicate samples (same series and time) were dropped"

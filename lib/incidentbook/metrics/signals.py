@@ -9,7 +9,14 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any, Literal
 
-from pydantic import BaseModel, ConfigDict, Field, ValidationError, model_validator
+from pydantic import (
+    BaseModel,
+    ConfigDict,
+    Field,
+    ValidationError,
+    field_validator,
+    model_validator,
+)
 
 from incidentbook.errors import IncidentbookError, invalid
 from incidentbook.paths import resources_dir
@@ -17,10 +24,34 @@ from incidentbook.record.taxonomy import Taxonomy, taxonomy_of
 from incidentbook.yamlio import read_yaml, sentences
 
 Reduce = Literal["mean", "sum", "max", "min"]
+Origin = Literal["metrics", "tensorboard", "trainer_log"]
+ORIGINS: tuple[Origin, ...] = ("metrics", "tensorboard", "trainer_log")
+"""Where an incident folder's samples come from: its metrics/ files, TensorBoard event
+files, the trainer's own log. By default a signal takes them in this order: an exporter's
+gauge is per host and exact; TensorBoard keeps full precision; a log line is rounded
+and sometimes dated by inference."""
 
 
 class SignalPackError(IncidentbookError):
     """A signal pack that cannot be read, or a signal it does not define."""
+
+
+class TensorBoardTag(BaseModel):
+    """Which TensorBoard scalar gives a signal: the first of `tag` present (names or
+    fnmatch patterns), times `scale`; `per_gpu` values are multiplied by the job's GPUs
+    (incident.yaml trainer.gpus); `value: step` takes the events' step instead."""
+
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+    tag: tuple[str, ...]
+    scale: float = 1.0
+    per_gpu: bool = False
+    value: Literal["value", "step"] = "value"
+
+    @field_validator("tag", mode="before")
+    @classmethod
+    def _one_or_many(cls, value: Any) -> Any:
+        return (value,) if isinstance(value, str) else value
 
 
 class Signal(BaseModel):
@@ -41,12 +72,14 @@ class Signal(BaseModel):
     within: Reduce = "mean"
     aggregate: Reduce = "mean"
     bad: Literal["down", "up", "both"] = "both"
-    role: Literal["cause", "effect", "liveness"] = Field(
+    role: Literal["cause", "effect", "liveness", "health"] = Field(
         "cause",
         description=(
             "cause: its anomalies may explain the symptom; effect: it moves because the job "
             "itself slowed; liveness: 1 while a host is up, 0 while down (a cause whose "
-            "hosts that never came up or went down are failure rates, not outliers)."
+            "hosts that never came up or went down are failure rates, not outliers); "
+            "health: the training's own state (loss, grad norm, loss scale, skipped "
+            "iterations), read by metrics.training's detectors, never a cause."
         ),
     )
     component: str | None = Field(None, description="Taxonomy component its anomalies point to.")
@@ -56,6 +89,21 @@ class Signal(BaseModel):
         description="Least change worth reporting, in the signal's unit (default: 10% of level).",
     )
     promql: str | None = None
+    tensorboard: tuple[TensorBoardTag, ...] | None = Field(
+        None, description="TensorBoard scalars that give it: alternatives, first present wins."
+    )
+    prefer: tuple[Origin, ...] | None = Field(
+        None,
+        description=(
+            "Where two origins give this signal, which wins, first first (default: the "
+            "pack's `prefer`)."
+        ),
+    )
+
+    @field_validator("tensorboard", mode="before")
+    @classmethod
+    def _one_tag_or_alternatives(cls, value: Any) -> Any:
+        return (value,) if isinstance(value, dict) else value
 
     @model_validator(mode="after")
     def _metrics_for_kind(self) -> Signal:
@@ -70,7 +118,7 @@ class Signal(BaseModel):
     @property
     def explains(self) -> bool:
         """Whether its anomalies can explain the symptom (a cause, or hosts going down)."""
-        return self.role != "effect"
+        return self.role not in {"effect", "health"}
 
     @property
     def metrics(self) -> list[str]:
@@ -83,7 +131,15 @@ class SignalPack(BaseModel):
 
     name: str
     description: str = ""
+    prefer: tuple[Origin, ...] = ORIGINS
     signals: dict[str, Signal]
+
+    @model_validator(mode="after")
+    def _preference_of_each_signal(self) -> SignalPack:
+        for name, signal in self.signals.items():
+            if signal.prefer is None:
+                self.signals[name] = signal.model_copy(update={"prefer": self.prefer})
+        return self
 
     def get(self, name: str) -> Signal:
         try:
@@ -102,7 +158,13 @@ class SignalPack(BaseModel):
         for name, fields in overrides.items():
             raw[name] = {**raw.get(name, {}), **(fields or {})}
         return _validate(
-            {"name": self.name, "description": self.description, "signals": raw}, self.name
+            {
+                "name": self.name,
+                "description": self.description,
+                "prefer": self.prefer,
+                "signals": raw,
+            },
+            self.name,
         )
 
 

@@ -19,8 +19,9 @@ from typing import TYPE_CHECKING, Any
 import polars as pl
 from pydantic import ValidationError
 
-from incidentbook.errors import IncidentbookError, RecordFormatError
+from incidentbook.errors import IncidentbookError
 from incidentbook.logs.severity import NOTABLE_SIGNATURE_SEVERITIES
+from incidentbook.metrics.training import TRAINING_KINDS
 from incidentbook.paths import resources_dir
 from incidentbook.record.model import (
     NARRATIVE_FIELDS,
@@ -31,15 +32,14 @@ from incidentbook.record.model import (
     LogSignature,
     TimelineEvent,
 )
-from incidentbook.record.store import load_record, narrative_invalid, record_error
+from incidentbook.record.narrative import DRAFT_MARK, load_narrative
+from incidentbook.record.store import load_record, narrative_invalid
 from incidentbook.record.taxonomy import Taxonomy, load_taxonomy
 from incidentbook.text import format_time
-from incidentbook.yamlio import read_yaml
 
 if TYPE_CHECKING:
     from incidentbook.investigation import Investigation
 
-DRAFT_MARK = "Draft from the data, to be confirmed:"
 MAX_TIMELINE = 40
 
 
@@ -134,7 +134,12 @@ def draft_timeline(inv: Investigation) -> list[TimelineEvent]:
     for f in inv.findings:
         first_of_kind = (f.kind, f.signal) not in seen
         seen.add((f.kind, f.signal))
-        if f.signal == analysis.primary or f.kind in {"failure_rate", "signature", "level_shift"}:
+        if f.signal == analysis.primary or f.kind in {
+            "failure_rate",
+            "signature",
+            "level_shift",
+            *TRAINING_KINDS,
+        }:
             events.append(TimelineEvent(at=f.start, text=f.summary))
         elif first_of_kind and f.kind in {"spike", "drop"}:
             events.append(TimelineEvent(at=f.start, text=f"First of its kind: {f.summary}"))
@@ -198,29 +203,6 @@ def drafts(inv: Investigation, taxonomy: Taxonomy) -> dict[str, Any]:
         "components": components,
         "symptom_tags": symptom_tags,
     }
-
-
-def load_narrative(path: Path) -> dict[str, Any]:
-    """A person's narrative: case.yaml (any subset of the narrative fields)."""
-    if not path.exists():
-        return {}
-    data = read_yaml(
-        path,
-        record_error(path),
-        mapping="case.yaml is a mapping of narrative fields",
-        empty={},
-        keep_dates=True,
-    )
-    unknown = sorted(
-        set(data) - set(NARRATIVE_FIELDS) - {"id", "schema_version", "evidence", "drafted"}
-    )
-    if unknown:
-        raise RecordFormatError(
-            path,
-            f"{', '.join(unknown)} are not narrative fields; "
-            f"they are {', '.join(NARRATIVE_FIELDS)}",
-        )
-    return {k: v for k, v in data.items() if k in NARRATIVE_FIELDS}
 
 
 def draft_record(

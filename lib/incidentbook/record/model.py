@@ -143,6 +143,14 @@ FindingKind = Literal[
     "failure_rate",
     "signature",
     "new_template",
+    # training health (metrics.training)
+    "loss_spike",
+    "grad_norm_spike",
+    "loss_scale_collapse",
+    "skipped_iterations",
+    "nan_iterations",
+    "restart",
+    "stall",
 ]
 
 

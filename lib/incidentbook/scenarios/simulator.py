@@ -43,6 +43,8 @@ from incidentbook.incident import IncidentSpec
 from incidentbook.registry import Registry, instance_of
 from incidentbook.scenarios import kernel_lines as kl
 
+# The name truth.json records: kept from before the simulator moved, so that the bundled
+# folders and earlier outputs are still recognised (and may be overwritten) as its own.
 GENERATOR = "incidentbook.synth"
 LABELS = ("node", "gpu", "device", "port", "cpu", "mountpoint", "fstype", "name", "job")
 ROW_GROUP = 100_000
@@ -432,6 +434,9 @@ SCENARIOS: Registry[Scenario] = Registry(
     "incidentbook.scenarios",
     {
         "smollm3-storage": "incidentbook.scenarios.smollm3_storage:SCENARIO",
+        "smollm3-storage-trainer-log": (
+            "incidentbook.scenarios.smollm3_storage:TRAINER_LOG_SCENARIO"
+        ),
         "imbue-bringup": "incidentbook.scenarios.imbue_bringup:SCENARIO",
     },
     check=instance_of(Scenario),

@@ -7,6 +7,7 @@ growing with the step count, slowly lengthens every step.
 
 from __future__ import annotations
 
+from dataclasses import replace
 from datetime import UTC, datetime, timedelta
 from typing import Any
 
@@ -276,6 +277,33 @@ def _nanotron_log(rng, grid: Grid, rank0: str, run: dict) -> list[str]:
         lines.append(f"{when:%m/%d/%Y %H:%M:%S} [INFO|DP=0|PP=0|TP=0|{rank0}]: {body}")
     return lines
 
+
+def _smollm3_trainer_log(seed: int, scale: Scale) -> Incident:
+    """The same incident with no trainer gauges: throughput, step time and the rest come
+    only from nanotron's log (logs/trainer.log), as in a team that never exported them."""
+    base = _smollm3(seed, scale)
+    metrics = {name: blocks for name, blocks in base.metrics.items() if name != "trainer.parquet"}
+    spec = {
+        **base.spec,
+        "id": "smollm3-storage-trainer-log",
+        "title": (
+            "SmolLM3 pretraining: throughput drops on shared WekaFS storage, the throughput "
+            "from nanotron's log only (simulated)"
+        ),
+    }
+    extra = {
+        **base.extra_truth,
+        "throughput_unit": "tokens/s of the whole job (nanotron's tokens_per_sec)",
+        "throughput_interval_seconds": 60,  # one nanotron line a minute
+    }
+    return replace(base, spec=spec, metrics=metrics, extra_truth=extra)
+
+
+TRAINER_LOG_SCENARIO = Scenario(
+    "smollm3-storage-trainer-log",
+    "smollm3-storage without trainer gauges: its throughput only from nanotron's log",
+    _smollm3_trainer_log,
+)
 
 SCENARIO = Scenario(
     "smollm3-storage",

@@ -61,6 +61,8 @@ SOURCES: Registry[SourceFactory] = Registry(
         "file": "incidentbook.sources.folder:open_folder",
         "prometheus+http": Lazy("incidentbook.sources.prometheus:open_prometheus", "httpx"),
         "prometheus+https": Lazy("incidentbook.sources.prometheus:open_prometheus", "httpx"),
+        "trainer": "incidentbook.sources.trainer:open_trainer_log",
+        "tensorboard": Lazy("incidentbook.sources.tensorboard:open_tensorboard", "tensorboard"),
     },
     check=_factory,
 )

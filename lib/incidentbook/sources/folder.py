@@ -1,13 +1,18 @@
-"""The incident folder as a source: metrics from metrics/, logs from logs/.
+"""The incident folder as a source: metrics from metrics/, the trainer's log and
+TensorBoard files; logs from logs/.
 
     open_source("data/incidents/smollm3-storage")   # or file://..., or FolderSource(path)
 
-Metrics files are read by sources.files (Parquet, CSV, OpenMetrics text), logs by
-logs.read (every format the log-format registry knows).
+Metrics files are read by sources.files (Parquet, CSV, OpenMetrics text), trainer logs
+by sources.trainer (found under logs/ and metrics/ by sniffing, or named in
+incident.yaml's trainer block), TensorBoard event files by sources.tensorboard (every
+*.tfevents.* under the folder, or the trainer block's paths); sources.merge makes them
+one frame. Logs are read by logs.read (every format the log-format registry knows).
 """
 
 from __future__ import annotations
 
+import glob
 from datetime import datetime
 from pathlib import Path
 
@@ -21,6 +26,10 @@ from incidentbook.metrics.data import Metrics, MetricsError, MetricsReceipt, NoD
 from incidentbook.metrics.frames import RAW_SCHEMA, signal_frame
 from incidentbook.metrics.signals import Signal
 from incidentbook.sources.files import CHECKS_SCHEMA, READERS, blame, checked, files_span, plan_file
+from incidentbook.sources.merge import merge
+from incidentbook.sources.tensorboard import TensorBoardSource, find_event_files
+from incidentbook.sources.trainer import TrainerLogSource, find_trainer_logs
+from incidentbook.sources.trainer.read import formats_of
 from incidentbook.window import TimeWindow
 
 
@@ -40,30 +49,85 @@ class FolderSource:
     ):
         self.folder = folder if isinstance(folder, IncidentFolder) else IncidentFolder(folder)
         self.log_options = {"boot_times": boot_times, "assume_tz": assume_tz, "formats": formats}
+        self._trainer: TrainerLogSource | None = None
 
     def __repr__(self) -> str:
         return f"FolderSource({str(self.folder.path)!r})"
 
     def files(self) -> list[Path]:
+        """The long-format metrics files under metrics/ (a trainer's own CSV, such as
+        Lightning's metrics.csv, is the trainer log source's)."""
         return self._listing()[0]
 
     def _listing(self) -> tuple[list[Path], list[LoadNote]]:
-        """The metrics files to read, and a note for each file under metrics/ that is not
-        read and why (a format not known, hidden, empty, a broken link)."""
+        """The metrics files to read, and a note for each file under metrics/ that no
+        reader takes and why (a format not known, hidden, empty, a broken link)."""
         root = self.folder.metrics_dir
         if not root.is_dir():
-            what = "is a file, not a folder" if root.exists() else "does not exist"
-            raise MetricsError(
-                f"{root} {what}; an incident folder keeps its metrics files in a metrics/ folder"
-            )
+            if root.exists():
+                raise MetricsError(
+                    f"{root} is a file, not a folder; an incident folder keeps its metrics "
+                    "files in a metrics/ folder"
+                )
+            return [], []
+        trainer = self.trainer_logs()
+        others = set(trainer.paths if trainer else ()) | set(find_event_files([root]))
         files, notes = [], []
         for path in sorted(p for p in root.rglob("*") if not p.is_dir()):
+            if path in others or _trainer_csv(path):
+                continue
             why = _not_read(path, root)
             if why is None:
                 files.append(path)
             else:
                 notes.append(LoadNote("dropped", str(path), f"file not read: {why}"))
         return files, notes
+
+    def _paths(self, given: list[str] | None, default: list[Path]) -> list[Path]:
+        if given is None:
+            return default
+        found: list[Path] = []
+        for pattern in given:
+            path = Path(pattern)
+            if path.is_absolute():
+                found += [path] if not any(c in pattern for c in "*?[") else [
+                    Path(p) for p in sorted(glob.glob(pattern, recursive=True))
+                ]
+            else:
+                found += sorted(self.folder.path.glob(pattern))
+        return found
+
+    def trainer_logs(self) -> TrainerLogSource | None:
+        """The trainer logs of the folder (None: it has none)."""
+        if self._trainer is None:
+            spec = self.folder.spec.trainer
+            candidates = self._paths(
+                spec.logs,
+                [d for d in (self.folder.logs_dir, self.folder.metrics_dir) if d.is_dir()],
+            )
+            paths = find_trainer_logs(candidates)
+            logs = self.folder.logs_dir
+            hosts = {
+                p: p.relative_to(logs).parts[0]
+                for p in paths
+                if p.is_relative_to(logs) and len(p.relative_to(logs).parts) > 1
+            }
+            self._trainer = TrainerLogSource(
+                paths,
+                trainer=spec,
+                tz=self.log_options["assume_tz"],
+                hosts=hosts,
+                root=self.folder.path,
+            )
+        return self._trainer if self._trainer.paths else None
+
+    def tensorboard(self) -> TensorBoardSource | None:
+        """The TensorBoard event files of the folder (None: it has none)."""
+        spec = self.folder.spec.trainer
+        paths = self._paths(spec.tensorboard, [self.folder.path])
+        if not find_event_files(paths):
+            return None
+        return TensorBoardSource(paths, trainer=spec, root=self.folder.path)
 
     def has_logs(self) -> bool:
         logs = self.folder.logs_dir
@@ -87,13 +151,49 @@ class FolderSource:
         return logs
 
     def metrics(self, window: TimeWindow, signals: list[Signal]) -> Metrics:
-        """The signals over the window, from every metrics file of the folder."""
+        """The signals over the window, from every metrics file of the folder, its
+        TensorBoard files and its trainer logs (merged; see sources.merge)."""
+        parts: dict[str, Metrics] = {}
+        empty: list[str] = []
         files, unread = self._listing()
-        if not files:
+        if files:
+            try:
+                parts["metrics"] = self._files_metrics(files, window, signals, unread)
+            except NoDataError as exc:
+                empty.append(str(exc))
+        for origin, source in (
+            ("tensorboard", self.tensorboard()),
+            ("trainer_log", self.trainer_logs()),
+        ):
+            if source is None:
+                continue
+            try:
+                got = source.metrics(window, signals)
+            except NoDataError as exc:
+                empty.append(str(exc))
+                continue
+            if got is not None:
+                parts[origin] = got
+        if not parts:
+            if empty:
+                raise NoDataError("; ".join(empty))
             raise MetricsError(
-                f"{self.folder.metrics_dir} holds no metrics files "
-                "(.parquet, .csv, or OpenMetrics .om/.prom)"
+                f"{self.folder.path} has no metrics: no metrics files under metrics/ "
+                "(.parquet, .csv, or OpenMetrics .om/.prom), no trainer log and no "
+                "TensorBoard event files"
             )
+        if list(parts) == ["metrics"]:
+            return parts["metrics"]
+        return merge(parts, signals, window)
+
+    def _files_metrics(
+        self,
+        files: list[Path],
+        window: TimeWindow,
+        signals: list[Signal],
+        unread: list[LoadNote] | None = None,
+    ) -> Metrics:
+        """The signals over the window from the metrics/ files alone."""
         unit = self.folder.spec.timestamp_unit
         scans = [plan_file(p, window, signals, unit=unit) for p in files]
         raw = pl.concat(
@@ -108,7 +208,11 @@ class FolderSource:
             files=[str(p) for p in files],
             rows_read=rows,
             duplicates_dropped=duplicates,
-            assumptions=[*unread, *(n for s in scans for n in s.assumed), *checked(checks[0])],
+            assumptions=[
+                *(unread or []),
+                *(n for s in scans for n in s.assumed),
+                *checked(checks[0]),
+            ],
         )
         if rows == 0:
             lo, hi = files_span(files, unit)
@@ -131,6 +235,19 @@ class FolderSource:
                 )
         receipt.gaps = find_gaps(frame)
         return Metrics(frame=frame, receipt=receipt, window=window)
+
+
+def _trainer_csv(path: Path) -> bool:
+    """A CSV without the long format's columns that a trainer format reads."""
+    if path.suffix.lower() != ".csv":
+        return False
+    try:
+        with path.open(encoding="utf-8", errors="replace") as handle:
+            header = handle.readline()
+    except OSError:
+        return False
+    names = {c.strip() for c in header.split(",")}
+    return not {"timestamp", "metric", "value"} <= names and bool(formats_of(path))
 
 
 def _not_read(path: Path, root: Path) -> str | None:

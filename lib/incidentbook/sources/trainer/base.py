@@ -1,0 +1,382 @@
+"""What every trainer-log parser shares: the record schema, the contract, the lines of a
+file with their own times, and numbers as trainers print them.
+
+A parser (one module per trainer family) turns a file into *records*: one row per
+iteration line (or per event line, such as DeepSpeed's loss-scale overflow), with the
+quantities the line states in canonical units (seconds, tokens, ratios). It states only
+what the line says; sources.trainer.timeline then dates the rows, merges duplicates,
+derives what can be derived (tokens/s from the batch, the sequence length and the step
+time) and says where each number came from.
+"""
+
+from __future__ import annotations
+
+import re
+import zlib
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from datetime import datetime, timedelta
+from pathlib import Path
+
+import polars as pl
+
+UTC_US = pl.Datetime("us", "UTC")
+
+QUANTITIES: dict[str, str] = {
+    "tokens_per_second": "trainer_tokens_per_second",
+    "tokens_per_second_per_gpu": "trainer_tokens_per_second_per_gpu",
+    "samples_per_second": "trainer_samples_per_second",
+    "tflops_per_gpu": "trainer_tflops_per_gpu",
+    "mfu": "trainer_mfu",
+    "step_time": "trainer_step_time_seconds",
+    "loss": "trainer_loss",
+    "grad_norm": "trainer_grad_norm",
+    "learning_rate": "trainer_learning_rate",
+    "loss_scale": "trainer_loss_scale",
+    "skipped": "trainer_skipped_iterations",
+    "nan": "trainer_nan_iterations",
+}
+"""Record column -> the metric name the samples get (the pack's signals read these names,
+the same a trainer's Prometheus exporter would use, so a gauge and a log line are one
+signal)."""
+
+ITERATION_METRIC = "trainer_iteration"
+
+AUXILIARY = (
+    "consumed_tokens",  # cumulative
+    "consumed_samples",  # cumulative
+    "global_batch_size",  # sequences per iteration, where the line states it
+    "seq_length",  # tokens per sequence, where the line states it
+    "skipped_total",  # cumulative skipped count (DeepSpeed), made per interval later
+    "span",  # seconds since the previous record, where the parser knows them better
+)
+
+RECORD_SCHEMA = pl.Schema(
+    {
+        "line": pl.Int64,
+        "ts": UTC_US,
+        "kind": pl.String,  # which line shape (duplicates are the same kind twice)
+        "rank": pl.Int64,
+        "host": pl.String,
+        "iteration": pl.Int64,
+        "loss_missing": pl.Boolean,
+        **dict.fromkeys(QUANTITIES, pl.Float64),
+        **dict.fromkeys(AUXILIARY, pl.Float64),
+    }
+)
+
+
+def records(frame: pl.DataFrame | pl.LazyFrame) -> pl.DataFrame:
+    """A parser's rows in RECORD_SCHEMA: missing columns null, extra ones dropped."""
+    lazy = frame.lazy()
+    have = lazy.collect_schema().names()
+    return lazy.select(
+        (pl.col(c) if c in have else pl.lit(None)).cast(t).alias(c)
+        for c, t in RECORD_SCHEMA.items()
+    ).collect()
+
+
+def empty_records() -> pl.DataFrame:
+    return RECORD_SCHEMA.to_frame()
+
+
+@dataclass(frozen=True)
+class Fact:
+    """A number about the whole run (batch, sequence length, GPUs) and where it was read."""
+
+    value: float
+    where: str
+
+
+@dataclass
+class Parsed:
+    """What one parser read from one file."""
+
+    records: pl.DataFrame = field(default_factory=empty_records)
+    facts: dict[str, Fact] = field(default_factory=dict)
+    starts: list[int] = field(default_factory=list)
+    """Lines where a run (re)starts: a new segment begins there."""
+    notes: list[str] = field(default_factory=list)
+
+    def merge(self, other: Parsed) -> Parsed:
+        return Parsed(
+            records=pl.concat([self.records, other.records]),
+            facts={**other.facts, **self.facts},  # the first parser's fact wins
+            starts=sorted({*self.starts, *other.starts}),
+            notes=[*self.notes, *other.notes],
+        )
+
+
+@dataclass(frozen=True)
+class Context:
+    """What a parser may need from outside the file."""
+
+    tz: str = "UTC"
+    year: int = 1970
+    """For times that carry no year (nanotron's newer `MM/DD`, glog): the window's year."""
+    latest: datetime | None = None
+    """A yearless time later than this is taken to be of the year before."""
+
+
+@dataclass
+class TrainerText:
+    """A text file's lines, cleaned, each with the time it starts with (if any).
+
+    `lines`: line (1-based physical line), text (ANSI colours removed, one row per
+    carriage-return piece of a tqdm-joined line), ts (UTC, from the line's own leading
+    timestamp or a Megatron-style `datetime:` stamp; local times read in the context's
+    zone).
+    """
+
+    path: Path
+    lines: pl.DataFrame
+    lossy: bool = False
+    incomplete: bool = False
+    head: str = ""
+
+
+@dataclass(frozen=True)
+class TrainerFormat:
+    """One trainer family's parser.
+
+    `sniff` is searched in a file's first MiB; `names` (globs), when given, are the only
+    file names the format reads (trainer_state.json, metrics.csv). `parse` gets the
+    file's cleaned lines (`text=True`) or its path (`text=False`: it reads the file
+    itself) and the context.
+    """
+
+    name: str
+    label: str
+    sniff: str
+    parse: Callable[..., Parsed]
+    text: bool = True
+    names: tuple[str, ...] = ()
+
+    def matches(self, path: Path, head: str) -> bool:
+        if self.names and not any(path.match(n) for n in self.names):
+            return False
+        return re.search(self.sniff, head, re.MULTILINE) is not None
+
+
+# --- reading ----------------------------------------------------------------------------
+
+HEAD_BYTES = 1 << 20
+
+ANSI = r"\x1b\[[0-9;?]*[A-Za-z]"
+# A launcher's rank tag (torchrun --tee: `[rank3]:`, `[default7]:`; srun -l: `3: `), then
+# the logger's prefix. Markdown-pasted logs keep their indentation (spaces, U+3000).
+LAUNCHER = (
+    r"^[\s\u3000]*"
+    r"(?:\[rank(?P<launch_rank>\d+)\]:|\[default(?P<default_rank>\d+)\]:|(?P<srun_rank>\d+): )?"
+)
+_LEADING_TS = (
+    # torchtitan's `[titan] `, transformers' `[INFO|trainer.py:1143] ` before the time.
+    LAUNCHER + r"[\s\u3000]*(?:\[titan\]\s*|\[[A-Z]+\|[\w.]+:\d+\]\s*)?(?:"
+    r"\[?(?P<iso>\d{4}-\d\d-\d\d[ T]\d\d:\d\d:\d\d(?:[.,]\d+)?)"
+    r"|(?P<us>\d\d/\d\d/\d{4} \d\d:\d\d:\d\d)"
+    r"|(?P<md>\d\d/\d\d \d\d:\d\d:\d\d)\b"
+    r"|[IWEF](?P<glog>\d{4} \d\d:\d\d:\d\d\.\d+) "
+    r")"
+)
+_DATETIME = r"datetime[:=] ?(\d{4}-\d\d-\d\d \d\d:\d\d:\d\d(?:\.\d+)?)"
+
+
+def _gunzip(data: bytes) -> tuple[bytes, bool]:
+    """A gzip stream's content; a stream cut short keeps what came before the cut."""
+    d = zlib.decompressobj(wbits=31)
+    try:
+        out = d.decompress(data)
+    except zlib.error:
+        return b"", True
+    return out, not d.eof
+
+
+def read_head(path: Path) -> str:
+    """The first MiB of a file as text (gzip unpacked), for sniffing."""
+    try:
+        with path.open("rb") as handle:
+            data = handle.read(HEAD_BYTES)
+    except OSError:
+        return ""
+    if data[:2] == b"\x1f\x8b":
+        d = zlib.decompressobj(wbits=31)
+        try:
+            data = d.decompress(data, HEAD_BYTES)
+        except zlib.error:
+            return ""
+    return data.decode("utf-8", errors="replace")
+
+
+def localise(naive: pl.Expr, tz: str) -> pl.Expr:
+    if tz == "UTC":
+        return naive.dt.replace_time_zone("UTC")
+    return naive.dt.replace_time_zone(
+        tz, ambiguous="earliest", non_existent="null"
+    ).dt.convert_time_zone("UTC")
+
+
+def _yearless(stamp: pl.Expr, fmt: str, ctx: Context) -> pl.Expr:
+    this = localise(
+        (pl.lit(f"{ctx.year} ") + stamp).str.to_datetime(f"%Y {fmt}", time_unit="us", strict=False),
+        ctx.tz,
+    )
+    before = localise(
+        (pl.lit(f"{ctx.year - 1} ") + stamp).str.to_datetime(
+            f"%Y {fmt}", time_unit="us", strict=False
+        ),
+        ctx.tz,
+    )
+    if ctx.latest is None:
+        return this
+    return pl.when(this > pl.lit(ctx.latest + timedelta(days=1))).then(before).otherwise(this)
+
+
+def _dated(frame: pl.DataFrame, ctx: Context) -> pl.Series:
+    """The time each line starts with, or its `datetime: ...` stamp, as UTC; else null.
+    Only the shapes some line has are parsed (a million lines, five shapes)."""
+    g = frame.select(
+        pl.col("text").str.extract_groups(_LEADING_TS).alias("g"),
+        stamp=pl.when(pl.col("text").str.contains("datetime", literal=True)).then(
+            pl.col("text").str.extract(_DATETIME, 1)
+        ),
+    ).unnest("g")
+    present = {c for c in ("iso", "us", "md", "glog", "stamp") if g[c].null_count() < g.height}
+    naive = {
+        "iso": pl.col("iso")
+        .str.replace(",", ".")
+        .str.replace("T", " ")
+        .str.to_datetime("%Y-%m-%d %H:%M:%S%.f", time_unit="us", strict=False),
+        "us": pl.col("us").str.to_datetime("%m/%d/%Y %H:%M:%S", time_unit="us", strict=False),
+        "stamp": pl.col("stamp").str.to_datetime(
+            "%Y-%m-%d %H:%M:%S%.f", time_unit="us", strict=False
+        ),
+    }
+    parts = [localise(naive[c], ctx.tz) for c in ("iso", "us", "stamp") if c in present]
+    if "md" in present:
+        parts.append(_yearless(pl.col("md"), "%m/%d %H:%M:%S", ctx))
+    if "glog" in present:
+        parts.append(_yearless(pl.col("glog"), "%m%d %H:%M:%S%.f", ctx))
+    if not parts:
+        return pl.Series("ts", [None] * frame.height, dtype=UTC_US)
+    return g.select(pl.coalesce(parts).cast(UTC_US).alias("ts")).to_series()
+
+
+def launcher_rank(text: pl.Expr) -> pl.Expr:
+    """The rank a launcher tagged the line with (`[rank3]:`, `[default7]:`, `3: `)."""
+    g = text.str.extract_groups(LAUNCHER)
+    return pl.coalesce(
+        g.struct.field("launch_rank"), g.struct.field("default_rank"), g.struct.field("srun_rank")
+    ).cast(pl.Int64)
+
+
+def read_text(path: Path, ctx: Context) -> TrainerText:
+    """A text file's lines, cleaned and dated (see TrainerText)."""
+    data = path.read_bytes()
+    if data[:2] == b"\x1f\x8b":
+        data, _cut = _gunzip(data)
+    try:
+        text, lossy = data.decode("utf-8"), False
+    except UnicodeDecodeError:
+        text, lossy = data.decode("utf-8", errors="replace"), True
+    text = text.removeprefix("\ufeff")
+    incomplete = bool(text) and not text.endswith("\n")
+    # One polars string split in one call: no Python list of a million lines.
+    pieces = pl.Series("text", [text], dtype=pl.String).str.strip_suffix("\n").str.split("\n")
+    frame = pl.DataFrame({"text": pieces}).explode("text").with_row_index("line", offset=1)
+    if "\r" in text:
+        # tqdm redraws a bar with carriage returns: each piece is a line of its own.
+        frame = (
+            frame.with_columns(pl.col("text").str.strip_suffix("\r").str.split("\r"))
+            .explode("text")
+            .filter(pl.col("text").str.len_bytes() > 0)
+        )
+    if "\x1b" in text:
+        frame = frame.with_columns(pl.col("text").str.replace_all(ANSI, ""))
+    frame = frame.select(pl.col("line").cast(pl.Int64), "text")
+    frame = frame.with_columns(_dated(frame, ctx))
+    return TrainerText(path, frame, lossy, incomplete, text[:HEAD_BYTES])
+
+
+# --- numbers as trainers print them --------------------------------------------------------
+
+NUM = r"([^\s|}\]]+)"
+"""A printed value: everything up to the next space, `|`, `}` or `]` (`4.71K`, `1,503`,
+`5.63%`, `0.9.47`); what it is worth is for to_float/human to say, so that an unreadable
+one is counted, not half read."""
+
+
+def after(text: pl.Expr, key: str) -> pl.Expr:
+    """The raw text of the value after `key` (a regex) and `:` or `=`."""
+    return text.str.extract(key + r"\s*[:=]\s*" + NUM, 1)
+
+
+def to_float(raw: pl.Expr) -> pl.Expr:
+    """A plain number: thousands separators dropped; nan and inf kept as such."""
+    return raw.str.strip_suffix(",").str.replace_all(",", "").cast(pl.Float64, strict=False)
+
+
+_SUFFIX = {"K": 1e3, "M": 1e6, "G": 1e9, "B": 1e9, "T": 1e12, "P": 1e15, "E": 1e18}
+
+
+def human(raw: pl.Expr) -> pl.Expr:
+    """nanotron's humanised numbers: 4.71K, 85.8G, 480B (billions since 2025), 1.87e-05."""
+    g = raw.str.strip_suffix(",").str.extract_groups(
+        r"^([-+]?\d*\.?\d+(?:[eE][-+]?\d+)?|nan|inf)([KMGBTPE]?)$"
+    )
+    factor = g.struct.field("2").replace_strict(
+        {"": 1.0, **_SUFFIX}, default=None, return_dtype=pl.Float64
+    )
+    return g.struct.field("1").cast(pl.Float64, strict=False) * factor
+
+
+def key_values(records: pl.DataFrame, keys: dict[str, str], separator: str) -> pl.DataFrame:
+    """Each record's `key: value` (or `key=value`) fields as text: one column per name in
+    `keys`' values, rows in the records' order (null where a line has none).
+
+    `keys` maps a field name with everything but letters and digits removed (so that
+    `lm-loss`, `lm loss=` and a wrap-eaten `number of naniterations` meet) to the column.
+    Split on `separator`, not one regex per field: a million lines stay cheap.
+    """
+    pieces = records.select(
+        pl.int_range(pl.len(), dtype=pl.UInt32).alias("row"), pl.col("text").str.split(separator)
+    ).explode("text")
+    cut = pl.col("text").str.find(r"[:=]")
+    pairs = (
+        pieces.filter(cut.is_not_null())
+        .select(
+            "row",
+            key=pl.col("text")
+            .str.slice(0, cut)
+            .str.to_lowercase()
+            .str.replace_all(r"[^a-z0-9]", "")
+            .replace_strict(keys, default=None),
+            value=pl.col("text").str.slice(cut + 1).str.strip_chars(),
+        )
+        .drop_nulls("key")
+    )
+    wide = (
+        pairs.pivot(on="key", index="row", values="value", aggregate_function="first")
+        if pairs.height
+        else pairs
+    )
+    rows = pl.DataFrame({"row": pl.int_range(records.height, eager=True, dtype=pl.UInt32)})
+    out = rows.join(wide, on="row", how="left", maintain_order="left")
+    return out.select(
+        (pl.col(c) if c in out.columns else pl.lit(None, pl.String)).alias(c)
+        for c in sorted(set(keys.values()))
+    )
+
+
+def unreadable(raw: pl.DataFrame, parsed: pl.DataFrame, where: str) -> list[str]:
+    """A note for each column whose text was there but is not a number (never silent)."""
+    notes = []
+    for name in raw.columns:
+        bad = raw.get_column(name).is_not_null() & parsed.get_column(name).is_null()
+        count = int(bad.sum())
+        if count:
+            example = raw.get_column(name).filter(bad).item(0)
+            notes.append(
+                f"{where}: {count} {name.replace('_', ' ')} values are not numbers "
+                f"(e.g. {example!r}); those lines keep their other numbers"
+            )
+    return notes

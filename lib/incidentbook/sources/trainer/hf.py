@@ -1,0 +1,176 @@
+"""Hugging Face Transformers' Trainer: the dicts it prints, and trainer_state.json.
+
+    {'loss': 4.1437, 'grad_norm': 17.88, 'learning_rate': 2.1e-06, 'epoch': 0.11}
+    {'train_runtime': 22095.3115, 'train_samples_per_second': 2.037,
+     'train_steps_per_second': 0.128, 'train_loss': 1.0989, 'epoch': 30.0}
+
+Neither carries a wall-clock time or a per-step time, and the printed dicts no step: the
+step is the epoch times the steps per epoch (train_steps_per_second x train_runtime over
+the last epoch), and each entry's time is spread from the run's start by
+train_runtime, in proportion to the epochs (stdout) or the steps (trainer_state.json)
+since the entry before: inferred, and an average pace, so a slow patch in the run is
+not visible in these times. The start is the last timestamped line before the first
+dict (an application's own log line) or, for trainer_state.json, incident.yaml's
+trainer.start. The Trainer prints no throughput per step (train_samples_per_second is
+the whole run's average), so none is read. Evaluation entries (`eval_*`) are left out.
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import polars as pl
+
+from incidentbook.sources.trainer.base import (
+    Context,
+    Fact,
+    Parsed,
+    TrainerFormat,
+    TrainerText,
+    after,
+    records,
+    to_float,
+    unreadable,
+)
+from incidentbook.sources.trainer.deepspeed import SEQ_ARGUMENT
+
+_DICT = r"\{'(?:loss|grad_norm|learning_rate)': "
+_SUMMARY = r"\{'train_runtime': "
+_START = r"\*{5} Running training \*{5}"
+_KEYS = {
+    "loss": "'loss'",
+    "grad_norm": "'grad_norm'",
+    "learning_rate": "'learning_rate'",
+    "epoch": "'epoch'",
+}
+_RUN = {
+    "runtime": "'train_runtime'",
+    "steps_per_second": "'train_steps_per_second'",
+    "epoch": "'epoch'",
+}
+
+
+def _summary(text: TrainerText) -> dict[str, float]:
+    first = text.lines.filter(pl.col("text").str.contains(_SUMMARY)).head(1)
+    if first.height == 0:
+        return {}
+    body = first.item(0, "text")
+    got = pl.select(to_float(after(pl.lit(body), key)).alias(n) for n, key in _RUN.items())
+    return {k: v for k, v in got.row(0, named=True).items() if v is not None}
+
+
+def parse_stdout(text: TrainerText, ctx: Context) -> Parsed:
+    where = text.path.name
+    lines = text.lines.filter(pl.col("text").str.contains(_DICT))
+    raw = lines.select("line", "ts", **{n: after(pl.col("text"), k) for n, k in _KEYS.items()})
+    numbers = raw.select(list(_KEYS))
+    parsed = numbers.select(to_float(pl.col(c)).alias(c) for c in _KEYS)
+    notes = unreadable(numbers, parsed, where)
+    frame = pl.concat([raw.select("line", "ts"), parsed], how="horizontal")
+    run = _summary(text)
+    starts = text.lines.filter(pl.col("text").str.contains(_START)).get_column("line").to_list()
+    if {"runtime", "steps_per_second", "epoch"} <= run.keys() and run["epoch"] > 0:
+        per_epoch = run["runtime"] / run["epoch"]
+        steps_per_epoch = run["steps_per_second"] * run["runtime"] / run["epoch"]
+        # The dicts come every logging_steps steps: the step is a multiple of it.
+        every = max(1, round(steps_per_epoch * run["epoch"] / max(frame.height, 1)))
+        frame = frame.with_columns(
+            iteration=pl.int_range(1, pl.len() + 1, dtype=pl.Int64) * every,
+            span=pl.col("epoch").diff().fill_null(pl.col("epoch")) * per_epoch,
+        )
+        notes.append(
+            f"{where}: the Trainer's dicts carry no time: spread over train_runtime "
+            f"{run['runtime']:.0f} s by epoch; the k-th dict is step k x {every} "
+            f"({steps_per_epoch * run['epoch']:.0f} steps / {frame.height} dicts)"
+        )
+    else:
+        frame = frame.with_columns(iteration=pl.int_range(1, pl.len() + 1, dtype=pl.Int64))
+        notes.append(
+            f"{where}: no train_runtime summary (the run had not finished?): the dicts' "
+            "steps are their order, and they can be dated only where a time is printed"
+        )
+    frame = frame.with_columns(kind=pl.lit("hf-dict"))
+    facts = {}
+    seq = text.lines.filter(pl.col("text").str.contains(SEQ_ARGUMENT)).head(1)
+    if seq.height:
+        value = pl.select(pl.lit(seq.item(0, "text")).str.extract(SEQ_ARGUMENT, 1)).item()
+        facts["seq_length"] = Fact(float(value), f"launch command, line {seq.item(0, 'line')}")
+    return Parsed(records(frame), facts, starts, notes)
+
+
+def parse_state(path: Path, ctx: Context) -> Parsed:
+    where = path.name
+    try:
+        state = json.loads(path.read_text(encoding="utf-8", errors="replace"))
+    except (OSError, ValueError) as exc:
+        return Parsed(notes=[f"{where}: not readable as JSON ({exc}); left out"])
+    history = state.get("log_history") if isinstance(state, dict) else None
+    if not isinstance(history, list):
+        return Parsed(notes=[f"{where}: no log_history list; left out"])
+    entries = [e for e in history if isinstance(e, dict)]
+    train = [e for e in entries if "step" in e and ("loss" in e or "learning_rate" in e)]
+    summary = next((e for e in entries if "train_runtime" in e), {})
+    keys = {
+        "step": "iteration",
+        "loss": "loss",
+        "grad_norm": "grad_norm",
+        "learning_rate": "learning_rate",
+        "num_input_tokens_seen": "consumed_tokens",
+    }
+    columns = {new: [_number(e.get(old)) for e in train] for old, new in keys.items()}
+    frame = pl.DataFrame(columns, schema=dict.fromkeys(columns, pl.Float64)).with_columns(
+        pl.col("iteration").cast(pl.Int64),
+        kind=pl.lit("hf-state"),
+        line=pl.int_range(1, pl.len() + 1),
+    )
+    notes = []
+    bad = sum(1 for e in train for k in ("loss", "grad_norm") if k in e and _number(e[k]) is None)
+    if bad:
+        notes.append(f"{where}: {bad} log_history values are not numbers; left out")
+    steps = _number(summary.get("step")) or _number(state.get("global_step"))
+    runtime = _number(summary.get("train_runtime"))
+    if runtime and steps:
+        per_step = runtime / steps
+        frame = frame.with_columns(
+            span=pl.col("iteration")
+            .cast(pl.Float64)
+            .diff()
+            .fill_null(pl.col("iteration").cast(pl.Float64))
+            * per_step
+        )
+        notes.append(
+            f"{where}: trainer_state.json carries no time: steps spread from the start by "
+            f"train_runtime {runtime:.0f} s over {steps:.0f} steps"
+        )
+    else:
+        notes.append(f"{where}: no train_runtime: its steps cannot be dated")
+    facts = {}
+    batch = _number(state.get("train_batch_size"))
+    if batch:
+        notes.append(
+            f"{where}: train_batch_size {batch:g} is per device; not used as the global batch"
+        )
+    return Parsed(records(frame), facts, [], notes)
+
+
+def _number(value: object) -> float | None:
+    if isinstance(value, bool) or not isinstance(value, int | float):
+        return None
+    return float(value)
+
+
+STDOUT = TrainerFormat(
+    "hf-trainer",
+    "Hugging Face Trainer's printed dicts",
+    _DICT + "|" + _SUMMARY,
+    parse_stdout,
+)
+STATE = TrainerFormat(
+    "hf-trainer-state",
+    "Hugging Face trainer_state.json (log_history)",
+    r'"log_history"\s*:',
+    parse_state,
+    text=False,
+    names=("*trainer_state*.json",),
+)

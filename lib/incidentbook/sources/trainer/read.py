@@ -1,0 +1,124 @@
+"""One trainer file from bytes to dated rows, and rows to the raw samples of the frames.
+
+Which formats read a file is decided by sniffing its first MiB: every format that
+recognises it parses it (a Megatron-DeepSpeed log is Megatron's iteration lines and
+DeepSpeed's overflow lines in one file), and their records are dated together.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+from datetime import datetime
+from pathlib import Path
+
+import polars as pl
+
+from incidentbook.registry import Registry, instance_of
+from incidentbook.sources.trainer.base import (
+    ANSI,
+    ITERATION_METRIC,
+    QUANTITIES,
+    Context,
+    Parsed,
+    TrainerFormat,
+    read_head,
+    read_text,
+)
+from incidentbook.sources.trainer.timeline import Given, Placed, place_records
+
+TRAINER_FORMATS: Registry[TrainerFormat] = Registry(
+    "trainer format",
+    "incidentbook.trainer_formats",
+    {
+        "megatron": "incidentbook.sources.trainer.megatron:FORMAT",
+        "deepspeed": "incidentbook.sources.trainer.deepspeed:FORMAT",
+        "nanotron": "incidentbook.sources.trainer.nanotron:FORMAT",
+        "torchtitan": "incidentbook.sources.trainer.torchtitan:FORMAT",
+        "hf-trainer": "incidentbook.sources.trainer.hf:STDOUT",
+        "hf-trainer-state": "incidentbook.sources.trainer.hf:STATE",
+        "lightning-csv": "incidentbook.sources.trainer.lightning:FORMAT",
+    },
+    check=instance_of(TrainerFormat),
+)
+"""Trainer families by name; a package adds one under `incidentbook.trainer_formats`."""
+
+
+@dataclass
+class TrainerFile:
+    """What reading one file gave: its dated rows, the formats that read it, notes."""
+
+    path: Path
+    formats: list[str]
+    rows: pl.DataFrame
+    notes: list[str] = field(default_factory=list)
+    last: datetime | None = None
+
+
+def formats_of(path: Path) -> list[TrainerFormat]:
+    """The trainer formats that recognise a file (none: it is not a trainer's output)."""
+    head = re.sub(ANSI, "", read_head(path))
+    if not head:
+        return []
+    return [fmt for _, fmt in TRAINER_FORMATS.entries() if fmt.matches(path, head)]
+
+
+def read_trainer_file(
+    path: Path,
+    ctx: Context,
+    given: Given,
+    *,
+    formats: list[TrainerFormat] | None = None,
+    start: datetime | None = None,
+    where: str | None = None,
+) -> TrainerFile:
+    """Parse and date one file; `start` anchors a file that carries no time at all."""
+    where = where or path.name
+    formats = formats_of(path) if formats is None else formats
+    if not formats:
+        return TrainerFile(
+            path, [], Placed(pl.DataFrame(), []).rows, [f"{where}: no trainer format"]
+        )
+    text = None
+    if any(f.text for f in formats):
+        text = read_text(path, ctx)
+    parsed = Parsed()
+    for fmt in formats:
+        got = fmt.parse(text, ctx) if fmt.text else fmt.parse(path, ctx)
+        parsed = parsed.merge(got)
+    anchors = (
+        text.lines.filter(pl.col("ts").is_not_null()).select("line", "ts")
+        if text is not None
+        else pl.DataFrame(schema={"line": pl.Int64, "ts": pl.Datetime("us", "UTC")})
+    )
+    placed = place_records(parsed, anchors, given, where, start=start)
+    notes = [*parsed.notes, *placed.notes]
+    if text is not None and text.lossy:
+        notes.insert(0, f"{where}: bytes that are not UTF-8 were replaced")
+    if text is not None and text.incomplete:
+        notes.insert(0, f"{where}: the last line is cut short (the file was being written)")
+    return TrainerFile(path, [f.name for f in formats], placed.rows, notes, placed.last)
+
+
+def raw_samples(rows: pl.DataFrame, host: pl.Expr, origin: str) -> pl.LazyFrame:
+    """Dated rows as raw samples (RAW_SCHEMA): one per quantity a row has."""
+    from incidentbook.metrics.frames import CAT, RAW_SCHEMA
+
+    if rows.height == 0:
+        return RAW_SCHEMA.to_frame().lazy()
+    values = {QUANTITIES[c]: pl.col(c) for c in QUANTITIES}
+    values[ITERATION_METRIC] = pl.col("iteration").cast(pl.Float64)
+    return (
+        rows.lazy()
+        .select("ts", node=host, **values)
+        .unpivot(index=["ts", "node"], variable_name="metric", value_name="value")
+        .filter(pl.col("value").is_not_null())
+        .select(
+            "ts",
+            pl.col("metric").cast(CAT),
+            "value",
+            pl.col("node").cast(CAT),
+            gpu=pl.lit(None, CAT),
+            labels=pl.lit(f"source={origin}").cast(CAT),
+        )
+    )
