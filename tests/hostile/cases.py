@@ -489,7 +489,7 @@ def _(tmp):
     return analyze(root)
 
 
-@case("metrics-absent", "metrics", "error", "metrics", "does not exist", "metrics/ folder")
+@case("metrics-absent", "metrics", "error", "has no metrics", "no metrics files under metrics/")
 def _(tmp):
     root = incident(tmp)
     shutil.rmtree(root / "metrics")
@@ -504,7 +504,13 @@ def _(tmp):
     return analyze(root)
 
 
-@case("metrics-none-readable", "metrics", "error", "holds no metrics files")
+@case(
+    "metrics-none-readable",
+    "metrics",
+    "error",
+    "has no metrics",
+    "m.xlsx: file not read: not a metrics format",
+)
 def _(tmp):
     root = incident(tmp)
     (root / "metrics" / "m.parquet").rename(root / "metrics" / "m.xlsx")

@@ -392,7 +392,7 @@ def test_regen_refuses_two_incidents_with_one_id(tmp_path):
     # The table's last column wraps; without its borders each cell reads as one text.
     said = " ".join(done.stdout.translate({ord(c): " " for c in "│┃┏┓┗┛━─┡┩╇┳┻╋"}).split())
     assert "has the same id as" in said and str(first) in said
-    assert "holds no metrics files" in said
+    assert "has no metrics" in said
     assert "Traceback" not in done.stdout + done.stderr
 
 

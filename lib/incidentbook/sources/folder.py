@@ -18,7 +18,7 @@ from pathlib import Path
 
 import polars as pl
 
-from incidentbook.errors import LoadNote
+from incidentbook.errors import LoadNote, grouped_notes
 from incidentbook.incident import IncidentFolder
 from incidentbook.logs.data import CANNOT_OPEN, LogsError
 from incidentbook.logs.read import Logs, read_logs
@@ -174,17 +174,22 @@ class FolderSource:
                 continue
             if got is not None:
                 parts[origin] = got
+        # Files under metrics/ no reader took are said whatever else gave samples.
+        left = "".join(f"; {n}" for n in grouped_notes(unread)) if not files else ""
         if not parts:
             if empty:
-                raise NoDataError("; ".join(empty))
+                raise NoDataError("; ".join(empty) + left)
             raise MetricsError(
                 f"{self.folder.path} has no metrics: no metrics files under metrics/ "
                 "(.parquet, .csv, or OpenMetrics .om/.prom), no trainer log and no "
-                "TensorBoard event files"
+                f"TensorBoard event files{left}"
             )
         if list(parts) == ["metrics"]:
             return parts["metrics"]
-        return merge(parts, signals, window)
+        merged = merge(parts, signals, window)
+        if not files:
+            merged.receipt.assumptions[:0] = unread
+        return merged
 
     def _files_metrics(
         self,
