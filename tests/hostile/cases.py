@@ -27,12 +27,15 @@ from pathlib import Path
 
 import numpy as np
 import polars as pl
+import pytest
 import yaml
+from incidents import unreadable_file
 
 from .build import DMESG, START, STEP, N, frame, good_frames, incident, spec
 
 REPO = Path(__file__).resolve().parents[2]
 LIBRARY = REPO / "data" / "library"
+TRAINER = REPO / "tests" / "data" / "trainer"
 
 
 @dataclass(frozen=True)
@@ -88,6 +91,15 @@ def _(tmp):
     root = incident(tmp)
     (root / "incident.yaml").unlink()
     (root / "incident.yaml").mkdir()
+    return analyze(root)
+
+
+@case("yaml-no-permission", "incident.yaml", "error", "incident.yaml", "permission denied")
+def _(tmp):
+    root = incident(tmp)
+    (root / "incident.yaml").unlink()
+    if not unreadable_file(root / "incident.yaml"):
+        pytest.skip("no file here that this user cannot read")
     return analyze(root)
 
 
@@ -542,6 +554,33 @@ def _(tmp):
 def _(tmp):
     root = incident(tmp)
     os.symlink(tmp / "nowhere.parquet", root / "metrics" / "gone.parquet")
+    return analyze(root)
+
+
+@case(
+    "tensorboard-garbage",
+    "metrics",
+    "note",
+    "not used: no TensorBoard scalars",
+    "events.out.tfevents.1737432000.h: no scalar events read",
+)
+def _(tmp):
+    root = incident(tmp)
+    (root / "events.out.tfevents.1737432000.h").write_bytes(np.random.default_rng(2).bytes(3000))
+    return analyze(root)
+
+
+@case(
+    "trainer-log-outside-window",
+    "metrics",
+    "note",
+    "not used: no iteration lines of the trainer logs in the window",
+    "2024-09-03",
+)
+def _(tmp):
+    # A real Megatron-LM log (tests/data/trainer/SOURCES.md) from another day than the window.
+    root = incident(tmp)
+    shutil.copy(TRAINER / "megatron_lm_2024-09_timestamped.log", root / "logs" / "n0" / "train.log")
     return analyze(root)
 
 

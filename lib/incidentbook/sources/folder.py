@@ -90,9 +90,11 @@ class FolderSource:
         for pattern in given:
             path = Path(pattern)
             if path.is_absolute():
-                found += [path] if not any(c in pattern for c in "*?[") else [
-                    Path(p) for p in sorted(glob.glob(pattern, recursive=True))
-                ]
+                found += (
+                    [path]
+                    if not any(c in pattern for c in "*?[")
+                    else [Path(p) for p in sorted(glob.glob(pattern, recursive=True))]
+                )
             else:
                 found += sorted(self.folder.path.glob(pattern))
         return found
@@ -184,12 +186,13 @@ class FolderSource:
                 "(.parquet, .csv, or OpenMetrics .om/.prom), no trainer log and no "
                 f"TensorBoard event files{left}"
             )
-        if list(parts) == ["metrics"]:
-            return parts["metrics"]
-        merged = merge(parts, signals, window)
+        got = parts["metrics"] if list(parts) == ["metrics"] else merge(parts, signals, window)
         if not files:
-            merged.receipt.assumptions[:0] = unread
-        return merged
+            got.receipt.assumptions[:0] = unread
+        # An origin that gave nothing (an unreadable event file, a log outside the
+        # window) is said, even though others gave samples.
+        got.receipt.remarks += [f"not used: {e}" for e in empty]
+        return got
 
     def _files_metrics(
         self,
