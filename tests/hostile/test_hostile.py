@@ -5,6 +5,8 @@ the one this catalogue gives."""
 from __future__ import annotations
 
 import os
+import subprocess
+import sys
 from pathlib import Path
 
 import pytest
@@ -43,18 +45,17 @@ def _notes(out: str) -> list[str]:
     return [" ".join(n.split()) for n in notes]
 
 
+ENV = {"COLUMNS": "1000", "NO_COLOR": "1", "TERM": "dumb"}
+EXE = Path(sys.executable).with_name("incidentbook")
+
+
 def _run(argv: list[str]):
     # Wide, plain output, so a sentence is never cut across lines by the table renderer.
-    env = {"COLUMNS": "1000", "NO_COLOR": "1", "TERM": "dumb"}
-    return CliRunner(env=env).invoke(main, argv, catch_exceptions=True)
+    return CliRunner(env=ENV).invoke(main, argv, catch_exceptions=True)
 
 
-@pytest.mark.parametrize("c", CLI_CASES, ids=[c.id for c in CLI_CASES])
-def test_hostile_input(c: Case, tmp_path):
-    argv = c.build(tmp_path)
-    result = _run(argv)
-    out, err = result.stdout, result.stderr
-    got = classify(result.exit_code, out, err, result.exception)
+def _check(c: Case, tmp_path: Path, argv: list[str], status: int, out: str, err: str, exc) -> None:
+    got = classify(status, out, err, exc)
     assert got == c.expect, f"{c.id}: expected {c.expect}, got {got}\n{out[-3000:]}\n{err[-3000:]}"
     said = " ".join((out + err).split())  # sentences as one line, whatever the wrapping
     if c.expect == "error":
@@ -62,7 +63,7 @@ def test_hostile_input(c: Case, tmp_path):
         # print one `error:` sentence on standard error.
         assert err.startswith(("error:", "Usage:")) or argv[0] == "validate", err
         if c.exit is not None:
-            assert result.exit_code == c.exit, (result.exit_code, err)
+            assert status == c.exit, (status, err)
         where = said
     else:
         where = " ".join(_notes(out))
@@ -73,6 +74,37 @@ def test_hostile_input(c: Case, tmp_path):
         written = [p for p in tmp_path.rglob("*") if p.is_file()]
         assert not [p for p in written if c.secret in p.read_text(errors="replace")]
         assert not (tmp_path / "out" / "incident.ipynb").exists()
+
+
+@pytest.mark.parametrize("c", CLI_CASES, ids=[c.id for c in CLI_CASES])
+def test_hostile_input(c: Case, tmp_path):
+    """Each case through the command's code in this process (`main`, as the entry point
+    calls it); INCIDENTBOOK_HOSTILE_PROCESSES=1 runs each in a process of its own."""
+    argv = c.build(tmp_path)
+    if os.environ.get("INCIDENTBOOK_HOSTILE_PROCESSES") == "1":
+        done = _process(argv)
+        _check(c, tmp_path, argv, done.returncode, done.stdout, done.stderr, None)
+        return
+    result = _run(argv)
+    _check(c, tmp_path, argv, result.exit_code, result.stdout, result.stderr, result.exception)
+
+
+# One case of each area through the installed entry point, in a process of its own: what a
+# person's shell runs, interpreter start and exit included.
+ONE_PER_AREA = [next(c for c in CLI_CASES if c.area == area) for area in AREAS[:-1]]
+
+
+def _process(argv: list[str]) -> subprocess.CompletedProcess:
+    env = {**os.environ, **ENV}
+    env.pop("INCIDENTBOOK_DEBUG", None)
+    return subprocess.run([str(EXE), *argv], capture_output=True, text=True, env=env, timeout=300)
+
+
+@pytest.mark.parametrize("c", ONE_PER_AREA, ids=[c.id for c in ONE_PER_AREA])
+def test_hostile_input_through_the_installed_command(c: Case, tmp_path):
+    argv = c.build(tmp_path)
+    done = _process(argv)
+    _check(c, tmp_path, argv, done.returncode, done.stdout, done.stderr, None)
 
 
 def test_every_area_has_cases_and_there_are_at_least_sixty():
@@ -91,15 +123,11 @@ def test_process_cases_name_a_test_that_exists():
 
 def test_the_real_command_shows_no_traceback_and_exits_nonzero(tmp_path):
     """The installed entry point, in a process of its own, on one broken input."""
-    import subprocess
-    import sys
-
     from .build import incident
 
     root = incident(tmp_path / "i")
     (root / "incident.yaml").write_bytes(b"id: x\ntitle: Caf\xe9\n")
-    exe = Path(sys.executable).with_name("incidentbook")
-    done = subprocess.run([str(exe), "analyze", str(root)], capture_output=True, text=True)
+    done = subprocess.run([str(EXE), "analyze", str(root)], capture_output=True, text=True)
     assert done.returncode == 1
     assert done.stderr.startswith("error: ") and "not UTF-8" in done.stderr
     assert "Traceback" not in done.stderr
