@@ -229,6 +229,27 @@ def output_lock(out: Path) -> Iterator[dict[str, Any] | None]:
         os.close(fd)
 
 
+def _release_left_locks(outs: list[Path]) -> None:
+    """Remove the lock files this command's killed workers left (after Ctrl-C): nobody
+    holds them, and the person was told the run was interrupted, so a later run need not
+    say it took them over. A lock another command holds or left is not touched."""
+    for out in outs:
+        path = Path(out).resolve() / LOCK_NAME
+        try:
+            fd = os.open(path, os.O_RDWR)
+        except OSError:
+            continue
+        try:
+            fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+            holder = _lock_holder(fd)
+            if holder and holder.get("pid") == _COMMAND_PID:
+                path.unlink(missing_ok=True)
+        except OSError:  # held: some other run's
+            pass
+        finally:
+            os.close(fd)
+
+
 def _lock_holder(fd: int) -> dict[str, Any] | None:
     try:
         text = os.pread(fd, 4096, 0).decode("utf-8", "replace")
@@ -508,6 +529,7 @@ def regen(
                     raise KeyboardInterrupt
     except BaseException:  # Ctrl-C, or any failure here: stop the workers now
         _stop(pool)
+        _release_left_locks([out for _, out in plans])
         raise
     pool.shutdown()
     return sorted(outcomes, key=lambda o: str(o.incident))
@@ -612,6 +634,7 @@ def run_detached(incident: str | Path, out: str | Path, **options: Any) -> RunRe
                 raise KeyboardInterrupt
     except BaseException:
         _stop(pool)
+        _release_left_locks([Path(out)])
         raise
     pool.shutdown()
     return future.result()
