@@ -104,15 +104,22 @@ def _entropy(text: str) -> float:
     return -sum(c / n * math.log2(c / n) for c in Counter(text).values())
 
 
+_WORD = re.compile(r"[A-Z]?[a-z]+|[A-Z]+(?![a-z])|[0-9]+")
+
+
 def _random_looking(run: str) -> bool:
     """A run of letters and digits that reads like a random key, not a name: lower and
     upper case and digits mixed character by character (names change class a few times:
-    MyRun2025; keys at most characters), and high entropy. Hex (commit ids) is not."""
+    MyRun2025; keys at most characters), high entropy, and not mostly words of four
+    letters or more (MyExperimentName_v2_Run17 is a name: in random keys such words
+    cover under half the characters). Hex (commit ids) is not."""
     classes = [c.islower() + 2 * c.isupper() + 3 * c.isdigit() for c in run]
     if not {1, 2, 3} <= set(classes):
         return False
     changes = sum(a != b for a, b in itertools.pairwise(classes)) / (len(run) - 1)
-    return changes >= 0.4 and _entropy(run) >= 4.0
+    alnum = sum(c.isalnum() for c in run)
+    worded = sum(len(w) for w in _WORD.findall(run) if len(w) >= 4) / alnum
+    return changes >= 0.4 and _entropy(run) >= 4.0 and worded < 0.45
 
 
 def credential_in(value: object) -> str | None:
