@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
 
@@ -86,3 +87,22 @@ def storage_story(root: Path, seed: int = 0) -> tuple[Path, list[tuple[int, int]
         load[rng.integers(0, n, 5)] += 5
         frames.append(samples("node_load1", load, f"n{k}"))
     return write_incident(root, frames), drops
+
+
+def unreadable_file(path: Path) -> bool:
+    """Make `path` a file this process really cannot read: mode 000 for a normal user;
+    for root, whom file modes do not stop, a link to a write-only file of /proc/sys,
+    whose permission check applies to root too. False when neither is possible."""
+    if os.geteuid() != 0:
+        path.write_text("id: x\n")
+        path.chmod(0)
+        return True
+    for target in (Path("/proc/sys/vm/compact_memory"), Path("/proc/sys/vm/drop_caches")):
+        try:
+            target.read_bytes()
+        except PermissionError:
+            path.symlink_to(target)
+            return True
+        except OSError:
+            continue
+    return False

@@ -1,13 +1,17 @@
 """The `incidentbook` command: a thin layer over the package.
 
-Every IncidentbookError is printed as its sentence, with exit status 1; usage errors
-exit 2 (click's convention). No command prints a traceback for bad input.
+One boundary (`_Boundary.invoke`) turns every exception a command raises into what a
+person reads: an IncidentbookError is its sentence (exit status 1, or its own), a file
+the system refuses is the file and why, Ctrl-C says what was kept (130), and anything
+else is reported as a bug with how to report it (70). Usage errors exit 2 (click's
+convention). No traceback is shown unless asked for with --debug (or
+INCIDENTBOOK_DEBUG=1).
 """
 
 from __future__ import annotations
 
-import functools
 import json
+import os
 import sys
 from pathlib import Path
 
@@ -21,17 +25,75 @@ from incidentbook.record.model import schema_text
 from incidentbook.record.store import atomic_write_text, load_record, record_files
 from incidentbook.record.taxonomy import FACETS, load_taxonomy
 
+BUG = (
+    "This is a fault in incidentbook, not in your input: please report it with the command "
+    "you ran and the output of `incidentbook --debug ...` (which shows where it happened)."
+)
 
-def _friendly_errors(func):
-    @functools.wraps(func)
-    def wrapper(*args, **kwargs):
+
+def _oserror_sentence(exc: OSError) -> str:
+    """A system refusal (no space, no permission, a folder where a file should be) as the
+    file and the reason."""
+    where = f"{exc.filename}: " if exc.filename else ""
+    reason = exc.strerror or str(exc) or type(exc).__name__
+    hint = {
+        "PermissionError": "; check the permissions of the file and its folder",
+        "IsADirectoryError": "; a folder is in the way of the file",
+        "NotADirectoryError": "; a file is in the way of a folder on that path",
+        "FileExistsError": "; a file is in the way of a folder of that name",
+        "FileNotFoundError": "; check the path",
+    }.get(type(exc).__name__, "")
+    return f"{where}{reason}{hint}"
+
+
+def _exit_now(status: int) -> None:
+    """Exit after an interrupt: the exit handlers run (kernels are shut down), then the
+    process ends without the interpreter's own teardown, which can spin for ever on a
+    process pool whose workers were just killed (CPython 3.11)."""
+    import atexit
+
+    atexit._run_exitfuncs()
+    sys.stdout.flush()
+    sys.stderr.flush()
+    os._exit(status)
+
+
+class _Boundary(click.Group):
+    """The `incidentbook` group; the one place where exceptions become messages."""
+
+    def invoke(self, ctx: click.Context):
+        debug = bool(ctx.params.get("debug")) or os.environ.get("INCIDENTBOOK_DEBUG", "") not in {
+            "",
+            "0",
+        }
         try:
-            return func(*args, **kwargs)
-        except IncidentbookError as exc:
-            click.echo(f"error: {exc}", err=True)
-            sys.exit(exc.exit_code)
-
-    return wrapper
+            return super().invoke(ctx)
+        except (click.exceptions.ClickException, click.exceptions.Exit, click.exceptions.Abort):
+            raise
+        except BrokenPipeError:
+            # The reader of our output went away (`| head`): nothing more to say to it.
+            sys.stdout = open(os.devnull, "w")  # noqa: SIM115 - stdout stays open until exit
+            ctx.exit(141)
+        except Exception as exc:
+            if debug:
+                raise
+            if isinstance(exc, IncidentbookError):
+                click.echo(f"error: {exc}", err=True)
+                ctx.exit(exc.exit_code)
+            if isinstance(exc, OSError):
+                click.echo(f"error: {_oserror_sentence(exc)}", err=True)
+                ctx.exit(1)
+            click.echo(f"internal error: {type(exc).__name__}: {exc}\n{BUG}", err=True)
+            ctx.exit(70)
+        except KeyboardInterrupt:
+            if debug:
+                raise
+            click.echo(
+                "\ninterrupted: files already written are whole (every output is written to a "
+                "temporary file and renamed), nothing was left half-written",
+                err=True,
+            )
+            _exit_now(130)
 
 
 class _OutputChoice(click.Choice):
@@ -61,16 +123,20 @@ taxonomy_option = click.option(
 )
 
 
-@click.group(context_settings={"help_option_names": ["-h", "--help"]})
+@click.group(cls=_Boundary, context_settings={"help_option_names": ["-h", "--help"]})
 @click.version_option(package_name="incidentbook")
-def main() -> None:
+@click.option(
+    "--debug",
+    is_flag=True,
+    help="Show the traceback of an error (env: INCIDENTBOOK_DEBUG=1).",
+)
+def main(debug: bool) -> None:
     """Postmortem workbooks for GPU training clusters."""
 
 
 @main.command()
 @click.argument("paths", nargs=-1, required=True, type=click.Path(path_type=Path))
 @taxonomy_option
-@_friendly_errors
 def validate(paths: tuple[Path, ...], taxonomy_file: Path | None) -> None:
     """Check case records (YAML or JSON files, or folders of them).
 
@@ -115,7 +181,6 @@ def validate(paths: tuple[Path, ...], taxonomy_file: Path | None) -> None:
     help="Default: from the output's suffix, else html.",
 )
 @taxonomy_option
-@_friendly_errors
 def render(case: Path, output: Path | None, fmt: str | None, taxonomy_file: Path | None) -> None:
     """Render one case record as a self-contained HTML page or as Markdown."""
     taxonomy = load_taxonomy(taxonomy_file)
@@ -145,7 +210,6 @@ def library() -> None:
     help="Folder for the site.",
 )
 @taxonomy_option
-@_friendly_errors
 def library_build(directory: Path, out: Path, taxonomy_file: Path | None) -> None:
     """Build a static site of every record under DIRECTORY: index, facet pages, case pages."""
     taxonomy = load_taxonomy(taxonomy_file)
@@ -180,7 +244,6 @@ def taxonomy_group() -> None:
 @taxonomy_group.command("show")
 @click.argument("facet", required=False, type=click.Choice(FACETS))
 @taxonomy_option
-@_friendly_errors
 def taxonomy_show(facet: str | None, taxonomy_file: Path | None) -> None:
     """List the known values of one facet (or all), as a tree."""
     taxonomy = load_taxonomy(taxonomy_file)
@@ -217,7 +280,6 @@ def taxonomy_show(facet: str | None, taxonomy_file: Path | None) -> None:
     help="A host's boot time (RFC 3339), for kernel lines timed in seconds since boot; "
     "without HOST, every host's (repeatable).",
 )
-@_friendly_errors
 def analyze(
     incident: Path,
     start: str | None,
@@ -259,7 +321,6 @@ def analyze(
 )
 @click.option("--scale", type=click.Choice(["small", "full"]), default="small", show_default=True)
 @click.option("--seed", type=int, default=0, show_default=True)
-@_friendly_errors
 def synth(scenario: str, out: Path, scale: str, seed: int) -> None:
     """Write a simulated incident folder (and truth.json) for SCENARIO."""
     from incidentbook.scenarios.simulator import SCENARIOS, synthesize
@@ -290,7 +351,6 @@ def export_group() -> None:
     is_flag=True,
     help="Also the log signatures' lines per host, as the counter log checks read.",
 )
-@_friendly_errors
 def export_openmetrics_command(
     incident: Path, output: Path, start: str | None, end: str | None, with_logs: bool
 ) -> None:
@@ -319,7 +379,6 @@ def export_openmetrics_command(
 @click.option("--top", type=click.IntRange(1, 100), default=5, show_default=True)
 @click.option("--json", "as_json", is_flag=True)
 @taxonomy_option
-@_friendly_errors
 def similar(
     target: Path, library: Path | None, top: int, as_json: bool, taxonomy_file: Path | None
 ) -> None:
@@ -395,7 +454,6 @@ def checks_group() -> None:
 )
 @selector_option
 @taxonomy_option
-@_friendly_errors
 def checks_export(
     library: Path | None,
     output: Path,
@@ -454,7 +512,6 @@ def _records(library: Path | None, taxonomy_file: Path | None) -> list:
 )
 @click.option("--base-url", help="As given to `checks export`.")
 @taxonomy_option
-@_friendly_errors
 def checks_tests(
     case: Path,
     incident: Path,
@@ -568,7 +625,6 @@ def _params(pairs: tuple[tuple[str, str], ...]) -> dict[str, str]:
     help="A host's boot time (RFC 3339) for kernel lines timed since boot; without HOST, "
     "every host's (repeatable).",
 )
-@_friendly_errors
 def run(
     incident: Path,
     start: str | None,
@@ -581,14 +637,14 @@ def run(
     """Run the incident workbook through papermill; print the notebook, record and report."""
     from incidentbook.incident import IncidentFolder
     from incidentbook.logs.read import parse_boot_times
-    from incidentbook.notebook.runner import run_workbook
+    from incidentbook.notebook.runner import run_detached
 
     out = out or Path("out") / IncidentFolder(incident).spec.id
     params = _params(pairs) | ({"source": source} if source else {})
     if boot_time:
         parse_boot_times(boot_time)  # a bad time is said here, not in a failed cell
         params["boot_time"] = ",".join(boot_time)
-    result = run_workbook(incident, out, start=start, end=end, parameters=params)
+    result = run_detached(incident, out, start=start, end=end, parameters=params)
     click.echo(str(result.notebook))
     click.echo(str(result.case))
     click.echo(str(result.report))
@@ -610,7 +666,6 @@ def run(
     is_flag=True,
     help="A new kernel per notebook (papermill's way) instead of one kept per worker.",
 )
-@_friendly_errors
 def regen(
     targets: tuple[Path, ...],
     out: Path,
@@ -628,9 +683,10 @@ def regen(
     from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
     from rich.table import Table
 
-    from incidentbook.notebook.runner import find_incidents
+    from incidentbook.notebook.runner import check_parameters, find_incidents
     from incidentbook.notebook.runner import regen as run_all
 
+    check_parameters(_params(pairs))  # refused before the progress bar shows
     total = len(find_incidents(targets))
     console = Console(stderr=True)
     with Progress(

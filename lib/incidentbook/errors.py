@@ -9,7 +9,7 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import Any, Literal
 
 from pydantic import ValidationError
 
@@ -34,6 +34,46 @@ class Problem:
         return (
             f"{where}: {self.field}: {self.message}" if self.field else f"{where}: {self.message}"
         )
+
+
+@dataclass(frozen=True)
+class LoadNote:
+    """One thing loading assumed or dropped to go on: where, what and why, how many rows.
+
+    Loading never guesses or leaves data out silently: each guess (a timestamp unit judged
+    from magnitudes, a baseline replaced) is an `assumed` note, each left-out sample a
+    `dropped` note with its count; the load report carries them, and `analyze` and the
+    workbook show them among the notes.
+    """
+
+    action: Literal["assumed", "dropped"]
+    source: str  # the file, incident.yaml, or the server the data came from
+    text: str  # what was assumed or dropped and why; what to do if that is wrong
+    rows: int | None = None  # how many samples (the text then follows "N samples ")
+
+    def __str__(self) -> str:
+        return grouped_notes([self])[0]
+
+
+def grouped_notes(notes: list[LoadNote]) -> list[str]:
+    """The notes as sentences, one per distinct text, naming every source it applies to
+    (five files with epoch-millisecond timestamps are one note, not five)."""
+    sources: dict[tuple[str, str], list[str]] = {}
+    rows: dict[tuple[str, str], int | None] = {}
+    for note in notes:
+        key = (note.action, note.text)
+        sources.setdefault(key, [])
+        if note.source not in sources[key]:
+            sources[key].append(note.source)
+        if note.rows is not None:
+            rows[key] = (rows.get(key) or 0) + note.rows
+    out = []
+    for (action, text), where in sources.items():
+        shown = ", ".join(where[:3]) + (f" and {len(where) - 3} more" if len(where) > 3 else "")
+        count = rows.get((action, text))
+        prefix = f"{count:,} {'sample' if count == 1 else 'samples'} " if count is not None else ""
+        out.append(f"{shown}: {prefix}{text}")
+    return out
 
 
 class RecordInvalid(IncidentbookError):

@@ -11,9 +11,10 @@ Everything in incident.yaml is checked once here; later stages trust it.
 
 from __future__ import annotations
 
+import difflib
 import re
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any, Literal
 
 from pydantic import (
     AwareDatetime,
@@ -25,10 +26,16 @@ from pydantic import (
     model_validator,
 )
 
-from incidentbook.errors import IncidentbookError, problems_from
+from incidentbook.errors import IncidentbookError, LoadNote, Problem, problems_from
 from incidentbook.record.taxonomy import SLUG
 from incidentbook.window import TimeWindow
-from incidentbook.yamlio import read_yaml, sentences
+from incidentbook.yamlio import read_yaml, sentences, yaml_lines
+
+if TYPE_CHECKING:
+    import polars as pl
+
+    from incidentbook.metrics.signals import SignalPack
+    from incidentbook.record.taxonomy import Taxonomy
 
 
 class IncidentFolderError(IncidentbookError):
@@ -148,6 +155,11 @@ class IncidentSpec(BaseModel):
     signals: dict[str, dict[str, Any]] = Field(
         default_factory=dict, description="Overrides of the pack's signal definitions."
     )
+    timestamp_unit: Literal["s", "ms", "us", "ns"] | None = Field(
+        None,
+        description="The unit of integer epoch timestamps in the metrics files; default: "
+        "judged from their magnitude (and said in the notes).",
+    )
     trainer: TrainerSpec = Field(
         default_factory=TrainerSpec, description="The trainer's own log and TensorBoard files."
     )
@@ -170,11 +182,65 @@ class IncidentFolder:
             raise IncidentFolderError(
                 f"{self.path} is not a folder; an incident is a folder with incident.yaml"
             )
-        if not spec_path.is_file():
+        if not spec_path.exists():
             raise IncidentFolderError(
                 f"{self.path} has no incident.yaml; see the README's incident folder contract"
             )
-        self.spec = load_spec(spec_path)
+        self.spec_path = spec_path
+        self.spec, self.lines = _load(spec_path)
+
+    def signal_pack(
+        self, name: str | None = None, taxonomy: Taxonomy | Path | str | None = None
+    ) -> SignalPack:
+        """The signal pack (`name`, default incident.yaml's) with incident.yaml's `signals:`
+        overrides applied. A wrong override or primary signal is an error about
+        incident.yaml and its line, not about the pack."""
+        from incidentbook.metrics.signals import load_pack
+
+        base = load_pack(name or self.spec.signal_pack, None, taxonomy)
+        problems = _override_problems(self.spec, base, str(self.spec_path), self.lines)
+        if problems:
+            raise IncidentFolderError(
+                f"{self.spec_path} does not fit the {base.name!r} signal pack:\n"
+                + "\n".join(f"  {p}" for p in problems)
+            )
+        return load_pack(name or self.spec.signal_pack, self.spec.signals, taxonomy)
+
+    def baseline_for(
+        self, window: TimeWindow, frame: pl.DataFrame, default: TimeWindow
+    ) -> tuple[TimeWindow, list[LoadNote]]:
+        """The baseline to measure `window` against, and what was assumed choosing it.
+
+        incident.yaml's baseline when it starts inside the window (the samples loaded are
+        the window's), else `default`, saying so; and, either way, which signals it holds
+        no or too few samples of (their level and noise then come from the whole window).
+        """
+        given, notes, where = self.spec.baseline, [], str(self.spec_path)
+        chosen = given
+        if given is not None and not window.start <= given.start < window.end:
+            chosen = None
+            notes.append(
+                LoadNote(
+                    "assumed",
+                    where,
+                    f"the baseline {_span(given)} does not start inside the window "
+                    f"{_span(window)}, so it holds none of the samples loaded; the window's "
+                    f"start ({_span(default)}) was used instead: set a baseline inside the "
+                    "window, or widen the window to hold it",
+                )
+            )
+        elif given is not None and given.end > window.end:
+            notes.append(
+                LoadNote(
+                    "assumed",
+                    where,
+                    f"the baseline {_span(given)} ends after the window {_span(window)}; "
+                    "only its part inside the window holds samples",
+                )
+            )
+        chosen = chosen or default
+        notes += _thin_baseline(chosen, frame, where)
+        return chosen, notes
 
     @property
     def metrics_dir(self) -> Path:
@@ -192,12 +258,111 @@ class IncidentFolder:
         return f"IncidentFolder({str(self.path)!r}, id={self.spec.id!r})"
 
 
-def load_spec(path: Path) -> IncidentSpec:
-    data = read_yaml(path, sentences(IncidentFolderError, str(path)))
+def _span(window: TimeWindow) -> str:
+    return f"({window.start:%Y-%m-%d %H:%M} to {window.end:%Y-%m-%d %H:%M} UTC)"
+
+
+def _thin_baseline(baseline: TimeWindow, frame: pl.DataFrame, where: str) -> list[LoadNote]:
+    """Notes for the signals the baseline has no or fewer than 5 sample times of (where
+    the analysis measures their level or their noise over the whole window instead)."""
+    import polars as pl
+
+    counts = frame.group_by("signal").agg(n=pl.col("ts").filter(baseline.contains()).n_unique())
+    empty = sorted(counts.filter(pl.col("n") == 0).get_column("signal").to_list())
+    thin = sorted(counts.filter(pl.col("n").is_between(1, 4)).get_column("signal").to_list())
+    notes = []
+    if empty:
+        which = "any signal" if len(empty) == counts.height else ", ".join(empty)
+        notes.append(
+            LoadNote(
+                "assumed",
+                where,
+                f"the baseline {_span(baseline)} is empty: it holds no samples of {which}; "
+                "their level and noise were measured over the whole window instead, so "
+                "anomalies are judged against the incident itself: set `baseline:` to a quiet "
+                "period that has data",
+            )
+        )
+    if thin:
+        notes.append(
+            LoadNote(
+                "assumed",
+                where,
+                f"the baseline {_span(baseline)} holds fewer than 5 sample times of "
+                f"{', '.join(thin)}; their noise was measured over the whole window instead",
+            )
+        )
+    return notes
+
+
+_REQUIRED = "an incident.yaml holds at least id, title, window and cluster (see the README)"
+
+
+def _load(path: Path) -> tuple[IncidentSpec, dict[tuple, int]]:
+    data = read_yaml(
+        path,
+        sentences(IncidentFolderError, str(path)),
+        mapping=f"must be a mapping of fields; {_REQUIRED}",
+        required=_REQUIRED,
+        keep_dates=True,
+    )
+    lines = yaml_lines(path.read_text(encoding="utf-8"))
     try:
-        return IncidentSpec.model_validate(data)
+        return IncidentSpec.model_validate(data), lines
     except ValidationError as exc:
-        problems = problems_from(exc, str(path))
+        problems = problems_from(exc, str(path), lines)
         raise IncidentFolderError(
             f"{path} is not a valid incident spec:\n" + "\n".join(f"  {p}" for p in problems)
         ) from None
+
+
+def load_spec(path: Path) -> IncidentSpec:
+    return _load(Path(path))[0]
+
+
+def _override_problems(
+    spec: IncidentSpec, pack: SignalPack, file: str, lines: dict[tuple, int]
+) -> list[Problem]:
+    """What is wrong with incident.yaml's `signals:` and `primary_signal` for this pack."""
+    from incidentbook.metrics.signals import Signal
+
+    known = sorted(pack.signals)
+    problems: list[Problem] = []
+
+    def near(name: str) -> str:
+        close = difflib.get_close_matches(name, known, n=1)
+        return f"did you mean {close[0]!r}? " if close else ""
+
+    for name, fields in spec.signals.items():
+        base = pack.signals[name].model_dump(exclude={"name"}) if name in pack.signals else {}
+        try:
+            Signal.model_validate({**base, **fields, "name": name})
+        except ValidationError as exc:
+            found = problems_from(exc, file, lines, names=lambda loc, n=name: ("signals", n, *loc))
+            if name in pack.signals:
+                problems += found
+                continue
+            # Most likely a misspelt name: say so first, then what a new signal would lack.
+            lacking = "; ".join(
+                f"{p.field.removeprefix(f'signals.{name}.')}: {p.message}" for p in found
+            )
+            problems.append(
+                Problem(
+                    file,
+                    f"signals.{name}",
+                    f"{name!r} is not a signal of the {pack.name!r} pack ({near(name)}known: "
+                    f"{', '.join(known)}); as a new signal it is incomplete ({lacking})",
+                    lines.get(("signals", name)),
+                )
+            )
+    if spec.primary_signal not in pack.signals and spec.primary_signal not in spec.signals:
+        problems.append(
+            Problem(
+                file,
+                "primary_signal",
+                f"{spec.primary_signal!r} is not a signal of the {pack.name!r} pack; "
+                f"{near(spec.primary_signal)}known: {', '.join(known)}",
+                lines.get(("primary_signal",)),
+            )
+        )
+    return problems

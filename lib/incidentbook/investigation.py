@@ -23,11 +23,12 @@ from incidentbook.metrics.analysis import (
     Analysis,
     AnalysisConfig,
     analyze,
+    default_baseline,
     findings_frame,
 )
 from incidentbook.metrics.data import Metrics
 from incidentbook.metrics.diagnosis import Diagnosis, explain, verdict_record
-from incidentbook.metrics.signals import SignalPack, load_pack
+from incidentbook.metrics.signals import SignalPack
 from incidentbook.record.model import Correlation, Finding, Verdict
 from incidentbook.record.taxonomy import Taxonomy, taxonomy_of
 from incidentbook.sources.base import Source, open_source
@@ -190,7 +191,7 @@ def investigate(
     if start is not None or end is not None:
         window = make_window(start or spec.window.start, end or spec.window.end)
     taxonomy = taxonomy_of(taxonomy)
-    signal_pack = load_pack(pack or spec.signal_pack, spec.signals, taxonomy)
+    signal_pack = folder.signal_pack(pack, taxonomy)
     names = signals or sorted(signal_pack.signals)
     if spec.primary_signal not in names:
         names = [spec.primary_signal, *names]
@@ -199,7 +200,8 @@ def investigate(
     if source is not None:
         sources.insert(0, open_source(source, selectors=spec.cluster.selectors))
     metrics = _first(sources, lambda s: s.metrics(window, wanted))
-    baseline = spec.baseline if spec.baseline and spec.baseline.start >= window.start else None
+    baseline, assumed = folder.baseline_for(window, metrics.frame, default_baseline(window))
+    metrics.receipt.assumptions.extend(assumed)
     result = analyze(
         metrics, {s.name: s for s in wanted}, spec.primary_signal, baseline=baseline, config=config
     )

@@ -2,8 +2,9 @@
 
 incident.yaml, case.yaml, case records, taxonomy and signature catalogs, signal packs and
 the form's autosave are all read by `read_yaml`: a missing file, bytes that are not
-UTF-8, bad YAML (with its line) and a document that is not a mapping each become the
-caller's own error, through a `Raise` that words it in the caller's terms. `dump_yaml`
+UTF-8, a file that cannot be read (a folder in its place, no permission), an empty file,
+bad YAML (with its line) and a document that is not a mapping each become the caller's
+own error, through a `Raise` that words it in the caller's terms. `dump_yaml`
 writes what people will read: keys in the given order, multi-line text as blocks, long
 lines left long (folded style would rewrap them on load).
 """
@@ -16,7 +17,7 @@ from typing import Any, Literal
 
 import yaml
 
-Kind = Literal["missing", "encoding", "syntax", "shape"]
+Kind = Literal["missing", "unreadable", "encoding", "empty", "syntax", "shape"]
 Raise = Callable[[Kind, str, "int | None"], Exception]
 """(kind, detail, line) -> the error to raise."""
 
@@ -29,6 +30,8 @@ def sentences(error: Callable[[str], Exception], subject: str) -> Raise:
         return error(
             {
                 "missing": f"{subject} does not exist",
+                "unreadable": f"{subject} cannot be read ({detail})",
+                "empty": f"{subject} is empty; {detail}",
                 "encoding": f"{subject} is not UTF-8 text ({detail})",
                 "syntax": f"{subject} is not valid YAML{at}: {detail}",
                 "shape": f"{subject} {detail}",
@@ -64,6 +67,8 @@ def parse_yaml(text: str, error: Raise, *, keep_dates: bool = False) -> Any:
         mark = getattr(exc, "problem_mark", None)
         reason = getattr(exc, "problem", None) or str(exc)
         raise error("syntax", reason, mark.line + 1 if mark else None) from None
+    except ValueError as exc:  # a constructor's: an unquoted date that is not one (2025-02-30)
+        raise error("syntax", f"{exc} (quote dates and times as strings)", None) from None
 
 
 def read_text(path: Path, error: Raise) -> str:
@@ -73,6 +78,17 @@ def read_text(path: Path, error: Raise) -> str:
         raise error("missing", "", None) from None
     except UnicodeDecodeError as exc:
         raise error("encoding", f"byte {exc.start}", None) from None
+    except OSError as exc:  # a folder in the file's place, no permission, an I/O error
+        raise error("unreadable", unreadable_reason(exc), None) from None
+
+
+def unreadable_reason(exc: OSError) -> str:
+    """Why a file could not be opened, as the end of a sentence with what to do."""
+    if isinstance(exc, IsADirectoryError):
+        return "it is a folder, not a file"
+    if isinstance(exc, PermissionError):
+        return "permission denied: give the user running incidentbook read access"
+    return exc.strerror or type(exc).__name__
 
 
 def read_yaml(
@@ -82,11 +98,15 @@ def read_yaml(
     mapping: str | None = None,
     keep_dates: bool = False,
     empty: Any = None,
+    required: str | None = None,
 ) -> Any:
     """A YAML file's document (`empty` for an empty file); with `mapping`, a document that
     is not a mapping raises ("shape", mapping) (say what it must be: "must be a mapping
-    with `signatures`")."""
+    with `signatures`"). With `required`, an empty file (nothing but blanks and comments)
+    raises ("empty", required) (say what it must hold)."""
     data = parse_yaml(read_text(Path(path), error), error, keep_dates=keep_dates)
+    if data is None and required is not None:
+        raise error("empty", required, None)
     if data is None:
         data = empty
     if mapping is not None and not isinstance(data, dict):

@@ -38,7 +38,7 @@ def test_the_export_reads_back_as_the_same_metrics(tmp_path):
     path, _ = export_openmetrics(SMOLLM3, tmp_path / "s.om")
     spec = IncidentFolder(SMOLLM3).spec
     signal = load_pack().get("throughput")
-    back = _scan_openmetrics(path, spec.window, [signal]).collect().sort("ts")
+    back = _scan_openmetrics(path, spec.window, [signal]).rows.collect().sort("ts")
     original = (
         pl.read_parquet(SMOLLM3 / "metrics" / "trainer.parquet")
         .filter(pl.col("metric") == "trainer_tokens_per_second")

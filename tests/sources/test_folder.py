@@ -1,4 +1,5 @@
 from datetime import timedelta
+from pathlib import Path
 
 import numpy as np
 import polars as pl
@@ -178,3 +179,164 @@ def test_source_registry_by_scheme(tmp_path):
     assert isinstance(open_source(f"file://{root}"), FolderSource)
     with pytest.raises(Exception, match="no source for 'gopher'"):
         open_source("gopher://x")
+
+
+# --- what loading assumes and leaves out (issue 17) -----------------------------------------
+
+
+def _epoch_frame(unit: str, integer: bool = True) -> pl.DataFrame:
+    """Throughput samples whose timestamp is an epoch number in `unit`."""
+    frame = samples("trainer_tokens_per_second", np.arange(1.0, 11.0))
+    per = {"s": 1, "ms": 10**3, "us": 10**6, "ns": 10**9}[unit]
+    micros = pl.col("timestamp").dt.epoch("us")
+    number = micros // (10**6 // per) if per <= 10**6 else micros * (per // 10**6)
+    return frame.with_columns(timestamp=number if integer else number.cast(pl.Float64))
+
+
+@pytest.mark.parametrize("unit", ["s", "ms", "us", "ns"])
+@pytest.mark.parametrize("integer", [True, False])
+def test_epoch_timestamps_in_parquet_are_read_in_the_unit_their_size_implies(
+    tmp_path, unit, integer
+):
+    root = write_incident(tmp_path, [_epoch_frame(unit, integer)])
+    metrics = load(root, w=window(0, 1))
+    assert metrics.frame.get_column("ts").to_list() == [
+        T0 + i * timedelta(seconds=30) for i in range(10)
+    ]
+    word = {"s": "seconds", "ms": "milliseconds", "us": "microseconds", "ns": "nanoseconds"}[unit]
+    (note,) = [a for a in metrics.receipt.assumptions if a.action == "assumed"]
+    assert f"read as {word}" in note.text and "timestamp_unit" in note.text
+    assert note.source.endswith("metrics.parquet")
+    assert any(f"read as {word}" in n for n in metrics.receipt.notes())
+
+
+def test_a_stated_timestamp_unit_is_used_and_a_disagreeing_one_said(tmp_path):
+    import yaml
+
+    root = write_incident(tmp_path, [_epoch_frame("ms")])
+    spec = yaml.safe_load((root / "incident.yaml").read_text())
+    (root / "incident.yaml").write_text(yaml.safe_dump({**spec, "timestamp_unit": "ms"}))
+    metrics = load(root, w=window(0, 1))
+    assert metrics.frame.height == 10 and metrics.receipt.assumptions == []
+    (root / "incident.yaml").write_text(yaml.safe_dump({**spec, "timestamp_unit": "us"}))
+    with pytest.raises(NoDataError) as info:
+        load(root, w=window(0, 1))
+    # Read as microseconds the samples land in 1970: the message says where they went and
+    # that their size suggests milliseconds.
+    assert "the files cover 1970-01-21" in str(info.value)
+    assert "suggests milliseconds" in str(info.value)
+    (root / "incident.yaml").write_text(yaml.safe_dump({**spec, "timestamp_unit": "s"}))
+    with pytest.raises(MetricsError, match=r"after the year 9999.*suggests milliseconds"):
+        load(root, w=window(0, 1))
+
+
+def test_csv_and_openmetrics_epoch_milliseconds(tmp_path):
+    root = write_incident(tmp_path)
+    ms = int(T0.timestamp() * 1000)
+    (root / "metrics" / "a.csv").write_text(
+        "timestamp,metric,value,node\n"
+        f"{ms},trainer_tokens_per_second,1,n0\n{ms + 30_000},trainer_tokens_per_second,2,n0\n"
+    )
+    # Prometheus' text exposition format stamps samples in milliseconds.
+    (root / "metrics" / "b.prom").write_text(f'node_load1{{node="n0"}} 0.5 {ms}\n')
+    metrics = load(root, ["throughput", "load"], w=window(0, 1))
+    frame = metrics.frame.sort("signal", "ts")
+    assert frame.get_column("ts").to_list() == [T0, T0, T0 + timedelta(seconds=30)]
+    assumed = sorted(Path(a.source).name for a in metrics.receipt.assumptions)
+    assert assumed == ["a.csv", "b.prom"]
+    assert all("milliseconds" in a.text for a in metrics.receipt.assumptions)
+
+
+def test_negative_counters_and_missing_values_are_left_out_and_counted(tmp_path):
+    reads = np.cumsum(np.full(20, 1000.0))
+    reads[5:9] = -1.0  # a broken exporter
+    read_time = np.cumsum(np.full(20, 2.0))
+    load1 = np.ones(20)
+    load1[[2, 3]] = np.nan
+    load1[4] = np.inf
+    root = write_incident(
+        tmp_path,
+        [
+            samples("node_disk_reads_completed_total", reads, device="sda"),
+            samples("node_disk_read_time_seconds_total", read_time, device="sda"),
+            samples("node_load1", load1),
+        ],
+    )
+    metrics = load(root, ["disk_read_latency", "load"])
+    dropped = {
+        (a.text.split(" left out")[0], a.rows)
+        for a in metrics.receipt.assumptions
+        if a.action == "dropped"
+    }
+    assert dropped == {
+        ("of node_disk_reads_completed_total", 4),
+        ("of node_load1", 3),
+    }
+    notes = " ".join(metrics.receipt.notes())
+    assert (
+        "4 samples of node_disk_reads_completed_total left out: negative value of a counter"
+        in notes
+    )
+    assert "3 samples of node_load1 left out: value NaN or infinite" in notes
+    assert metrics.frame.filter(pl.col("signal") == "load").height == 17
+
+
+def test_text_in_a_value_column_names_the_file_the_column_and_the_line(tmp_path):
+    root = write_incident(tmp_path)
+    (root / "metrics" / "a.csv").write_text(
+        "timestamp,metric,value,node\n"
+        "2025-03-14T08:00:00Z,node_load1,1,n0\n"
+        "2025-03-14T08:00:30Z,node_load1,n/a,n0\n"
+        "2025-03-14T08:01:00Z,node_load1,,n0\n"
+    )
+    with pytest.raises(MetricsError) as info:
+        load(root, ["load"])
+    message = str(info.value)
+    assert "a.csv" in message and "column 'value'" in message and "line 3: n/a" in message
+    assert "leave the cell empty" in message
+    # A Parquet file's string value column is read the same way.
+    (root / "metrics" / "a.csv").unlink()
+    pl.DataFrame(
+        {
+            "timestamp": [T0, T0 + timedelta(seconds=30)],
+            "metric": "node_load1",
+            "value": ["1.5", "high"],
+        }
+    ).write_parquet(root / "metrics" / "s.parquet")
+    with pytest.raises(MetricsError, match=r"s.parquet: column 'value': 1 sample with a value"):
+        load(root, ["load"])
+
+
+def test_csv_timestamps_with_and_without_offsets_name_the_file_and_line(tmp_path):
+    root = write_incident(tmp_path)
+    (root / "metrics" / "mixed.csv").write_text(
+        "timestamp,metric,value,node\n"
+        "2025-03-14T08:00:00Z,node_load1,1,n0\n"
+        "2025-03-14T10:00:30+02:00,node_load1,1,n0\n"
+        "2025-03-14T08:01:00,node_load1,1,n0\n"
+    )
+    with pytest.raises(MetricsError) as info:
+        load(root, ["load"])
+    message = str(info.value)
+    assert "mixed.csv" in message and "column 'timestamp'" in message
+    assert "line 4: 2025-03-14T08:01:00" in message and "UTC offset" in message
+
+
+def test_no_data_message_for_epoch_parquet_says_what_the_files_cover(tmp_path):
+    root = write_incident(tmp_path, [_epoch_frame("ns")])
+    with pytest.raises(
+        NoDataError, match="the files cover 2025-03-14T08:00:00Z to 2025-03-14T08:04:30Z"
+    ):
+        load(root, w=window(24, 25))
+
+
+def test_a_file_that_fails_while_read_with_others_is_named(tmp_path):
+    root = write_incident(tmp_path, [samples("node_load1", np.ones(5))])
+    good = (root / "metrics" / "metrics.parquet").read_bytes()
+    # A Parquet file whose footer is intact but whose data pages are not: the schema reads,
+    # the scan fails only when the samples are collected with the other files'.
+    broken = bytearray(good)
+    broken[8:200] = b"\xff" * 192
+    (root / "metrics" / "zz.parquet").write_bytes(bytes(broken))
+    with pytest.raises(MetricsError, match=r"zz\.parquet"):
+        load(root, ["load"])

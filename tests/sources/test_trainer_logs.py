@@ -299,6 +299,40 @@ def test_the_pack_says_which_origin_wins(tmp_path):
     assert 1000.0 not in got.frame.get_column("value").to_list()
 
 
+def test_what_loading_the_metrics_files_assumed_survives_the_merge(tmp_path):
+    """With a trainer log beside them, the metrics files' notes (epoch unit assumed,
+    samples left out, files not read) are still said, not lost in the merge."""
+    from incidents import samples
+
+    root = _folder(tmp_path, ["megatron_lm_2021_n8.log"])
+    (root / "metrics").mkdir()
+    start = datetime(2021, 5, 23, 8, tzinfo=UTC)
+    load1 = samples("node_load1", [1.0] * 60, start=start).with_columns(
+        timestamp=pl.col("timestamp").dt.epoch("ms"),
+        value=pl.when(pl.int_range(pl.len()) < 3).then(float("nan")).otherwise(pl.col("value")),
+    )
+    load1.write_parquet(root / "metrics" / "node.parquet")
+    (root / "metrics" / "notes.json").write_text("{}")
+    window = TimeWindow(start=start, end=datetime(2021, 5, 23, 9, tzinfo=UTC))
+    got = FolderSource(root).metrics(window, [PACK.get("throughput"), PACK.get("load")])
+    assert got.receipt.origins == {"throughput": "trainer_log", "load": "metrics"}
+    notes = " ".join(got.receipt.notes())
+    assert "node.parquet: timestamps are bare epoch numbers: read as milliseconds" in notes
+    assert "3 samples of node_load1 left out: value NaN or infinite" in notes
+    assert "notes.json: file not read: not a metrics format" in notes
+
+
+def test_a_folder_whose_metrics_files_no_reader_takes_says_which(tmp_path):
+    root = _folder(tmp_path, ["megatron_lm_2021_n8.log"])
+    (root / "metrics").mkdir()
+    (root / "metrics" / "dump.xlsx").write_bytes(b"PK\x03\x04")
+    window = TimeWindow(
+        start=datetime(2021, 5, 23, 8, tzinfo=UTC), end=datetime(2021, 5, 23, 9, tzinfo=UTC)
+    )
+    got = FolderSource(root).metrics(window, [PACK.get("throughput")])
+    assert "dump.xlsx: file not read: not a metrics format" in " ".join(got.receipt.notes())
+
+
 def test_trainer_and_tensorboard_are_sources_in_the_registry():
     assert {"trainer", "tensorboard"} <= set(SOURCES.names())
     source = open_source(f"trainer://{DATA / 'nanotron_issue390.log'}")

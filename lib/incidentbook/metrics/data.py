@@ -10,7 +10,7 @@ from dataclasses import dataclass, field
 
 import polars as pl
 
-from incidentbook.errors import IncidentbookError
+from incidentbook.errors import IncidentbookError, LoadNote, grouped_notes
 from incidentbook.window import TimeWindow
 
 
@@ -25,14 +25,16 @@ class NoDataError(MetricsError):
 @dataclass
 class MetricsReceipt:
     """What loading the metrics found that a reader should know: which files (or which
-    server), how many rows, duplicates dropped, gaps, signals without data. Nothing is
-    dropped silently."""
+    server), how many rows, duplicates dropped, gaps, signals without data, and
+    `assumptions`: each guess loading made and each sample it left out, counted. Nothing
+    is dropped silently."""
 
     files: list[str] = field(default_factory=list)
     rows_read: int = 0
     duplicates_dropped: int = 0
     gaps: list[dict] = field(default_factory=list)
     missing_signals: dict[str, str] = field(default_factory=dict)
+    assumptions: list[LoadNote] = field(default_factory=list)
     origins: dict[str, str] = field(default_factory=dict)
     """Signal -> where its samples came from, where the folder merged several sources
     (metrics files, trainer logs, TensorBoard)."""
@@ -40,7 +42,7 @@ class MetricsReceipt:
     """What a source wants said (a trainer log's inferred times, merged duplicates, ...)."""
 
     def notes(self) -> list[str]:
-        out = list(self.remarks)
+        out = [*self.remarks, *grouped_notes(self.assumptions)]
         if self.duplicates_dropped:
             out.append(
                 f"{self.duplicates_dropped} duplicate samples (same series and time) were dropped"

@@ -196,19 +196,27 @@ def reduce_signal(raw: pl.LazyFrame, signal: Signal) -> pl.LazyFrame:
 
 
 def signal_frame(
-    raw: pl.LazyFrame | pl.DataFrame, signals: list[Signal]
+    raw: pl.LazyFrame | pl.DataFrame, signals: list[Signal], also: list[pl.LazyFrame] | None = None
 ) -> tuple[pl.DataFrame, int, int]:
     """All requested signals in one canonical frame, sorted; the duplicates absorbed and
     the raw rows read.
 
     The reductions are planned lazily and collected together with the streaming engine,
-    so the raw samples of a large window are never all in memory at once.
+    so the raw samples of a large window are never all in memory at once. `also`: more
+    frames to collect in the same pass (sharing its scans), each replaced in the list by
+    its result.
     """
     lazy = raw.lazy()
     parts = [reduce_signal(lazy, s) for s in signals]
+    extra = list(also or [])
     if not parts:
+        if also is not None:
+            also[:] = pl.collect_all(extra) if extra else []
         return SIGNAL_SCHEMA.to_frame(), 0, 0
-    rows, *collected = pl.collect_all([lazy.select(pl.len()), *parts], engine="streaming")
+    rows, *collected = pl.collect_all([lazy.select(pl.len()), *extra, *parts], engine="streaming")
+    if also is not None:
+        also[:] = collected[: len(extra)]
+    collected = collected[len(extra) :]
     frame = pl.concat(collected, how="vertical")
     duplicates = int(frame.get_column("dup").sum() or 0)
     # Plain text from here on (and sorted by it: category codes depend on what a process

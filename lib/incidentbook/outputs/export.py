@@ -16,6 +16,7 @@ import polars as pl
 from incidentbook.incident import IncidentFolder
 from incidentbook.metrics.data import MetricsError
 from incidentbook.metrics.frames import UTC_US
+from incidentbook.sources.files import parquet_timestamps
 from incidentbook.sources.folder import FolderSource
 from incidentbook.window import TimeWindow
 
@@ -57,6 +58,9 @@ def export_openmetrics(
         for path in files:
             frame = pl.scan_parquet(path)
             columns = [c for c in frame.collect_schema().names() if c not in _NOT_LABELS]
+            # Epoch numbers or text become datetimes as the analysis reads them.
+            unit = folder.spec.timestamp_unit
+            frame = frame.with_columns(timestamp=parquet_timestamps(path, frame, unit))
             if window is not None:
                 frame = frame.filter(window.contains("timestamp"))
             labels = _label_text(columns)

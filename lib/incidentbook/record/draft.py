@@ -17,6 +17,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 import polars as pl
+from pydantic import ValidationError
 
 from incidentbook.errors import IncidentbookError
 from incidentbook.logs.severity import NOTABLE_SIGNATURE_SEVERITIES
@@ -33,7 +34,7 @@ from incidentbook.record.model import (
     TimelineEvent,
 )
 from incidentbook.record.narrative import DRAFT_MARK, load_narrative
-from incidentbook.record.store import load_record, load_records
+from incidentbook.record.store import load_record, load_records, narrative_invalid
 from incidentbook.record.taxonomy import Taxonomy, load_taxonomy
 from incidentbook.text import format_time
 
@@ -359,10 +360,14 @@ def draft(
                 f"be lost; fix or move it first ({exc})"
             ) from None
     taxonomy = taxonomy or inv.taxonomy
-    return draft_record(
-        inv,
-        narrative=load_narrative(inv.folder.case_path),
-        previous=previous,
-        taxonomy=taxonomy,
-        library=default_library(),
-    )
+    narrative = load_narrative(inv.folder.case_path)
+    try:
+        return draft_record(
+            inv,
+            narrative=narrative,
+            previous=previous,
+            taxonomy=taxonomy,
+            library=default_library(),
+        )
+    except ValidationError as exc:
+        raise narrative_invalid(exc, inv.folder.case_path, narrative) from None

@@ -394,7 +394,11 @@ def load_narrative(path: Path) -> dict[str, Any]:
     if not path.exists():
         return {}
     data = read_yaml(
-        path, record_error(path), mapping="case.yaml is a mapping of narrative fields", empty={}
+        path,
+        record_error(path),
+        mapping="case.yaml is a mapping of narrative fields",
+        empty={},
+        keep_dates=True,
     )
     unknown = sorted(
         set(data) - set(NARRATIVE_FIELDS) - {"id", "schema_version", "evidence", "drafted"}

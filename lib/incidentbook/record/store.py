@@ -8,6 +8,7 @@ old one, so a failed write never leaves half a record or destroys the previous o
 
 from __future__ import annotations
 
+import glob
 import json
 import os
 import tempfile
@@ -33,6 +34,8 @@ def record_error(path: Path) -> Raise:
     def make(kind: str, detail: str, line: int | None) -> Exception:
         message = {
             "missing": "no such file",
+            "unreadable": f"the file cannot be read ({detail})",
+            "empty": f"the file is empty; {detail}",
             "encoding": f"the file is not UTF-8 text ({detail})",
             "syntax": f"malformed YAML: {detail}",
             "shape": detail,
@@ -57,6 +60,12 @@ def read_record_data(path: Path) -> tuple[dict[str, Any], dict[tuple, int]]:
     else:
         data = parse_yaml(text, record_error(path), keep_dates=True)
         lines = yaml_lines(text)
+    if data is None:
+        raise RecordFormatError(
+            path,
+            "the file is empty; a record is a mapping of field names to values "
+            "(`incidentbook schema` prints them)",
+        )
     if not isinstance(data, dict):
         raise RecordFormatError(
             path, f"a record is a mapping of field names to values, not {type(data).__name__}"
@@ -83,6 +92,20 @@ def check_location(loc: tuple) -> tuple:
     if len(loc) > 2 and loc[0] == "checks" and loc[2] in {"promql", "log", "health"}:
         return (*loc[:2], *loc[3:])
     return loc
+
+
+def narrative_invalid(exc: ValidationError, path: Path, narrative: dict[str, Any]) -> Exception:
+    """A record drafted with a person's case.yaml that fails validation: the problems in
+    the fields case.yaml gave, with their lines there (RecordInvalid); `exc` itself when
+    the fault is elsewhere (the drafted part, which is not the person's)."""
+    from_person = [e for e in exc.errors() if e["loc"] and e["loc"][0] in narrative]
+    if not from_person or len(from_person) < len(exc.errors()):
+        return exc
+    try:
+        lines = yaml_lines(Path(path).read_text(encoding="utf-8"))
+    except (OSError, UnicodeDecodeError):
+        lines = {}
+    return RecordInvalid(problems_from(exc, str(path), lines))
 
 
 def record_files(paths: list[Path]) -> Iterator[Path]:
@@ -117,10 +140,19 @@ def record_text(record: CaseRecord, fmt: str) -> str:
 
 
 def atomic_write_text(path: Path | str, text: str) -> Path:
-    """Write text to path so that readers see the old file or the new one, never a part."""
+    """Write text to path so that readers see the old file or the new one, never a part.
+
+    The text goes to a temporary file beside it (named with the writer's pid), is
+    fsynced and renamed over the old file, and the folder is fsynced, so the rename too
+    survives a crash. A process killed mid-write leaves only its temporary file, which
+    the next write of the same file removes.
+    """
     path = Path(path)
     path.parent.mkdir(parents=True, exist_ok=True)
-    fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
+    _remove_dead_writers(path)
+    fd, tmp = tempfile.mkstemp(
+        prefix=f".{path.name}.{os.getpid()}.", suffix=".tmp", dir=path.parent
+    )
     try:
         # mkstemp makes the file private; give it the mode a plain open() would have.
         umask = os.umask(0)
@@ -134,7 +166,39 @@ def atomic_write_text(path: Path | str, text: str) -> Path:
     except BaseException:
         Path(tmp).unlink(missing_ok=True)
         raise
+    _fsync_folder(path.parent)
     return path
+
+
+def _remove_dead_writers(path: Path) -> None:
+    """Temporary files of writes of `path` whose process no longer exists."""
+    for tmp in path.parent.glob(f".{glob.escape(path.name)}.*.tmp"):
+        pid = tmp.name[len(path.name) + 2 :].split(".", 1)[0]
+        if pid.isdigit() and not _alive(int(pid)):
+            tmp.unlink(missing_ok=True)
+
+
+def _alive(pid: int) -> bool:
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except PermissionError:  # someone else's process: alive
+        return True
+    return True
+
+
+def _fsync_folder(folder: Path) -> None:
+    try:
+        fd = os.open(folder, os.O_RDONLY)
+    except OSError:
+        return
+    try:
+        os.fsync(fd)
+    except OSError:  # some filesystems cannot fsync a folder; the rename is still atomic
+        pass
+    finally:
+        os.close(fd)
 
 
 def save_record(record: CaseRecord, path: Path | str, taxonomy: Taxonomy | None = None) -> Path:

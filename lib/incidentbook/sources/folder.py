@@ -18,12 +18,22 @@ from pathlib import Path
 
 import polars as pl
 
+from incidentbook.errors import LoadNote, grouped_notes
 from incidentbook.incident import IncidentFolder
+from incidentbook.logs.data import CANNOT_OPEN, LogsError
 from incidentbook.logs.read import Logs, read_logs
 from incidentbook.metrics.data import Metrics, MetricsError, MetricsReceipt, NoDataError, find_gaps
 from incidentbook.metrics.frames import RAW_SCHEMA, signal_frame
 from incidentbook.metrics.signals import Signal
-from incidentbook.sources.files import READERS, files_span, metrics_in, scan_file
+from incidentbook.sources.files import (
+    CHECKS_SCHEMA,
+    READERS,
+    blame,
+    checked,
+    files_span,
+    metrics_in,
+    plan_file,
+)
 from incidentbook.sources.merge import merge
 from incidentbook.sources.tensorboard import TensorBoardSource, find_event_files
 from incidentbook.sources.trainer import TrainerLogSource, find_trainer_logs
@@ -61,14 +71,31 @@ class FolderSource:
     def files(self) -> list[Path]:
         """The long-format metrics files under metrics/ (a trainer's own CSV, such as
         Lightning's metrics.csv, is the trainer log source's)."""
+        return self._listing()[0]
+
+    def _listing(self) -> tuple[list[Path], list[LoadNote]]:
+        """The metrics files to read, and a note for each file under metrics/ that no
+        reader takes and why (a format not known, hidden, empty, a broken link)."""
         root = self.folder.metrics_dir
         if not root.is_dir():
-            return []
-        return sorted(
-            p
-            for p in root.rglob("*")
-            if p.suffix.lower() in READERS and p.is_file() and not _trainer_csv(p)
-        )
+            if root.exists():
+                raise MetricsError(
+                    f"{root} is a file, not a folder; an incident folder keeps its metrics "
+                    "files in a metrics/ folder"
+                )
+            return [], []
+        trainer = self.trainer_logs()
+        others = set(trainer.paths if trainer else ()) | set(find_event_files([root]))
+        files, notes = [], []
+        for path in sorted(p for p in root.rglob("*") if not p.is_dir()):
+            if path in others or _trainer_csv(path):
+                continue
+            why = _not_read(path, root)
+            if why is None:
+                files.append(path)
+            else:
+                notes.append(LoadNote("dropped", str(path), f"file not read: {why}"))
+        return files, notes
 
     def _paths(self, given: list[str] | None, default: list[Path]) -> list[Path]:
         if given is None:
@@ -120,6 +147,11 @@ class FolderSource:
 
     def has_logs(self) -> bool:
         logs = self.folder.logs_dir
+        if logs.exists() and not logs.is_dir():
+            raise LogsError(
+                f"{logs} is a file, not a folder; put the log files in a logs/ folder "
+                "(one subfolder per host, or the host in the file name)"
+            )
         return logs.is_dir() and any(p.is_file() for p in logs.rglob("*"))
 
     def logs(self, window: TimeWindow) -> Logs | None:
@@ -130,7 +162,7 @@ class FolderSource:
         boots: dict[str, datetime | list[datetime]] = dict(self.metric_boot_times(window))
         boots.update(settings.boot_times)
         boots.update(self.boot_times)
-        return read_logs(
+        logs = read_logs(
             self.folder.logs_dir,
             window,
             boot_times=boots,
@@ -138,6 +170,12 @@ class FolderSource:
             formats=settings.formats | self.formats,
             ranks=settings.rank_hosts(),
         )
+        # The reader lists regular files; a link to nothing is a file it could not open.
+        root = self.folder.logs_dir
+        broken = sorted(p for p in root.rglob("*") if p.is_symlink() and not p.exists())
+        if broken:
+            logs.receipt.count(CANNOT_OPEN, len(broken), str(broken[0].relative_to(root)))
+        return logs
 
     def metric_boot_times(self, window: TimeWindow) -> dict[str, list[datetime]]:
         """Each host's boot times in the window, from node_exporter's node_boot_time_seconds
@@ -151,7 +189,13 @@ class FolderSource:
             if not files:
                 return {}
             raw = pl.concat(
-                [RAW_SCHEMA.to_frame().lazy(), *(scan_file(p, window, [signal]) for p in files)],
+                [
+                    RAW_SCHEMA.to_frame().lazy(),
+                    *(
+                        plan_file(p, window, [signal], unit=self.folder.spec.timestamp_unit).rows
+                        for p in files
+                    ),
+                ],
                 how="vertical_relaxed",
             )
             got = (
@@ -177,10 +221,10 @@ class FolderSource:
         TensorBoard files and its trainer logs (merged; see sources.merge)."""
         parts: dict[str, Metrics] = {}
         empty: list[str] = []
-        files = self.files()
+        files, unread = self._listing()
         if files:
             try:
-                parts["metrics"] = self._files_metrics(files, window, signals)
+                parts["metrics"] = self._files_metrics(files, window, signals, unread)
             except NoDataError as exc:
                 empty.append(str(exc))
         for origin, source in (
@@ -196,38 +240,56 @@ class FolderSource:
                 continue
             if got is not None:
                 parts[origin] = got
+        # Files under metrics/ no reader took are said whatever else gave samples.
+        left = "".join(f"; {n}" for n in grouped_notes(unread)) if not files else ""
         if not parts:
             if empty:
-                raise NoDataError("; ".join(empty))
+                raise NoDataError("; ".join(empty) + left)
             raise MetricsError(
                 f"{self.folder.path} has no metrics: no metrics files under metrics/ "
                 "(.parquet, .csv, or OpenMetrics .om/.prom), no trainer log and no "
-                "TensorBoard event files"
+                f"TensorBoard event files{left}"
             )
-        if list(parts) == ["metrics"]:
-            return parts["metrics"]
-        return merge(parts, signals, window)
+        got = parts["metrics"] if list(parts) == ["metrics"] else merge(parts, signals, window)
+        if not files:
+            got.receipt.assumptions[:0] = unread
+        # An origin that gave nothing (an unreadable event file, a log outside the
+        # window) is said, even though others gave samples.
+        got.receipt.remarks += [f"not used: {e}" for e in empty]
+        return got
 
     def _files_metrics(
-        self, files: list[Path], window: TimeWindow, signals: list[Signal]
+        self,
+        files: list[Path],
+        window: TimeWindow,
+        signals: list[Signal],
+        unread: list[LoadNote] | None = None,
     ) -> Metrics:
         """The signals over the window from the metrics/ files alone."""
         held = metrics_in(files)
         wanted = signals if held is None else [s for s in signals if set(s.metrics) & held]
-        scans = [scan_file(p, window, wanted) for p in files]
-        raw = pl.concat([RAW_SCHEMA.to_frame().lazy(), *scans], how="vertical_relaxed")
+        unit = self.folder.spec.timestamp_unit
+        scans = [plan_file(p, window, wanted, unit=unit) for p in files]
+        raw = pl.concat(
+            [RAW_SCHEMA.to_frame().lazy(), *(s.rows for s in scans)], how="vertical_relaxed"
+        )
+        checks = [pl.concat([CHECKS_SCHEMA.to_frame().lazy(), *(s.checks for s in scans)])]
         try:
-            frame, duplicates, rows = signal_frame(raw, wanted)
-        except pl.exceptions.PolarsError as exc:
-            reason = str(exc).strip().splitlines()[0][:300]
-            raise MetricsError(
-                f"the metrics files in {self.folder.metrics_dir} could not be read ({reason})"
-            ) from None
+            frame, duplicates, rows = signal_frame(raw, wanted, also=checks)
+        except (pl.exceptions.PolarsError, OSError) as exc:
+            raise blame(scans, exc, self.folder.metrics_dir) from None
         receipt = MetricsReceipt(
-            files=[str(p) for p in files], rows_read=rows, duplicates_dropped=duplicates
+            files=[str(p) for p in files],
+            rows_read=rows,
+            duplicates_dropped=duplicates,
+            assumptions=[
+                *(unread or []),
+                *(n for s in scans for n in s.assumed),
+                *checked(checks[0]),
+            ],
         )
         if rows == 0:
-            lo, hi = files_span(files)
+            lo, hi = files_span(files, unit)
             span = (
                 f"; the files cover {lo:%Y-%m-%dT%H:%M:%SZ} to {hi:%Y-%m-%dT%H:%M:%SZ}"
                 if lo
@@ -236,6 +298,7 @@ class FolderSource:
             raise NoDataError(
                 f"no samples of the wanted metrics between {window.start.isoformat()} and "
                 f"{window.end.isoformat()} in {self.folder.metrics_dir}{span}"
+                + "".join(f"; {n}" for n in receipt.notes())
             )
         present = set(frame.get_column("signal").unique().to_list())
         for signal in signals:
@@ -259,6 +322,19 @@ def _trainer_csv(path: Path) -> bool:
         return False
     names = {c.strip() for c in header.split(",")}
     return not {"timestamp", "metric", "value"} <= names and bool(formats_of(path))
+
+
+def _not_read(path: Path, root: Path) -> str | None:
+    """Why a file under metrics/ is not read, or None when it is."""
+    if path.is_symlink() and not path.exists():
+        return "a link to a file that does not exist"
+    if any(part.startswith(".") for part in path.relative_to(root).parts):
+        return "hidden (its name starts with a dot)"
+    if path.suffix.lower() not in READERS:
+        return f"not a metrics format ({', '.join(READERS)})"
+    if path.stat().st_size == 0:
+        return "empty"
+    return None
 
 
 def open_folder(path: str, **_options) -> FolderSource:

@@ -53,6 +53,7 @@ def merge(parts: dict[str, Metrics], signals: list[Signal], window: TimeWindow) 
         duplicates_dropped=sum(r.duplicates_dropped for r in receipts),
         origins={s: o for s, o in winners.items()},
         remarks=[*(n for r in receipts for n in r.remarks), *notes],
+        assumptions=[n for r in receipts for n in r.assumptions],
     )
     # Signals with no data from any origin: the metrics files' reason first.
     for origin in sorted(parts, key=lambda o: ORIGINS.index(o) if o in ORIGINS else 99):

@@ -126,6 +126,11 @@ class TensorBoardSource:
             for path in self.files():
                 frame, note = read_scalars(path)
                 parts.append(frame)
+                if note is None and frame.height == 0:
+                    note = (
+                        f"{path.name}: no scalar events read (empty, corrupt, or not a "
+                        "TensorBoard event file)"
+                    )
                 if note:
                     self._notes.append(note)
             self._scalars = pl.concat(parts) if parts else _SCALARS.to_frame()
@@ -148,6 +153,7 @@ class TensorBoardSource:
                 span = f"; they cover {lo:%Y-%m-%d %H:%M:%S} to {hi:%Y-%m-%d %H:%M:%S} UTC"
             raise NoDataError(
                 f"no TensorBoard scalars in the window in {len(files)} event files{span}"
+                + "".join(f"; {n}" for n in self._notes)
             )
         tags = sorted(inside.get_column("tag").unique().to_list())
         host = self.trainer.host or "trainer"
