@@ -298,22 +298,25 @@ def _runs(flagged: pl.DataFrame, step: timedelta, kind: str) -> list[Episode]:
     runs = runs.join(keep.select("signal"), on="signal").sort("signal", "start", "node")
     out = []
     for r in runs.iter_rows(named=True):
-        unit = r["gpu"] or r["worst"]
-        out.append(
-            Episode(
-                signal=r["signal"],
-                kind=kind,
-                start=r["start"],
-                end=r["end"],
-                direction=r["direction"],
-                hosts=(r["node"],),
-                gpus=(f"{r['node']}/{unit}",) if unit else (),
-                value=r["value"],
-                reference=r["peer"],
-                z=r["z"],
-            )
-        )
+        out.append(_on_host(r, kind, r["direction"], r["value"], reference=r["peer"], z=r["z"]))
     return out
+
+
+def _on_host(row: dict, kind: str, direction: str, value: float, **more: float) -> Episode:
+    """An episode of one host from a row of a per-host frame (signal, node, gpu, worst,
+    start, end): its unit named as host/gpu where the row says which."""
+    unit = row["gpu"] or row["worst"]
+    return Episode(
+        signal=row["signal"],
+        kind=kind,
+        start=row["start"],
+        end=row["end"],
+        direction=direction,
+        hosts=(row["node"],),
+        gpus=(f"{row['node']}/{unit}",) if unit else (),
+        value=value,
+        **more,
+    )
 
 
 def _event_episodes(
@@ -360,21 +363,7 @@ def _event_episodes(
         span = max((r["end"] - r["start"]).total_seconds(), 600.0)
         if stats.poisson.sf(r["count"] - 1, rate * span) > EVENT_P:
             continue
-        unit = r["gpu"] or r["worst"]
-        out.append(
-            Episode(
-                signal=r["signal"],
-                kind="events",
-                start=r["start"],
-                end=r["end"],
-                direction="up",
-                hosts=(r["node"],),
-                gpus=(f"{r['node']}/{unit}",) if unit else (),
-                value=r["count"],
-                reference=rate * span,
-                count=r["count"],
-            )
-        )
+        out.append(_on_host(r, "events", "up", r["count"], reference=rate * span, count=r["count"]))
     return out
 
 
@@ -402,21 +391,7 @@ def _chronic(
         expected = max(r["usual"], 0.5)
         if stats.poisson.sf(r["count"] - 1, expected) > EVENT_P:
             continue
-        unit = r["gpu"] or r["worst"]
-        out.append(
-            Episode(
-                signal=r["signal"],
-                kind="events",
-                start=r["start"],
-                end=r["end"],
-                direction="up",
-                hosts=(r["node"],),
-                gpus=(f"{r['node']}/{unit}",) if unit else (),
-                value=r["count"],
-                reference=r["usual"],
-                count=r["count"],
-            )
-        )
+        out.append(_on_host(r, "events", "up", r["count"], reference=r["usual"], count=r["count"]))
     return out
 
 
@@ -449,20 +424,7 @@ def _code_episodes(
     )
     out = []
     for r in runs.iter_rows(named=True):
-        unit = r["gpu"] or r["worst"]
-        out.append(
-            Episode(
-                signal=r["signal"],
-                kind="code",
-                start=r["start"],
-                end=r["end"],
-                direction="up",
-                hosts=(r["node"],),
-                gpus=(f"{r['node']}/{unit}",) if unit else (),
-                value=r["code"],
-                count=1,
-            )
-        )
+        out.append(_on_host(r, "code", "up", r["code"], count=1))
     return out
 
 
