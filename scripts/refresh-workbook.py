@@ -7,6 +7,7 @@ the defaults (the bundled SmolLM3 incident). Timing metadata is not recorded, so
 stored notebook changes only when what it shows changes.
 """
 
+import shutil
 from pathlib import Path
 
 import nbformat
@@ -14,6 +15,9 @@ from nbclient import NotebookClient
 
 NOTEBOOK = Path(__file__).resolve().parents[1] / "workbooks" / "incident.ipynb"
 
+# The stored outputs are those of a first run, as CI makes them on a clean checkout: an
+# earlier run's case.json would be read as the previous record.
+shutil.rmtree(NOTEBOOK.parents[1] / "out" / "smollm3-storage", ignore_errors=True)
 notebook = nbformat.read(NOTEBOOK, as_version=4)
 NotebookClient(
     notebook,
