@@ -107,6 +107,27 @@ def test_kernel_iso_with_and_without_decode_prefix(tmp_path):
     assert report.unreadable == {} and balanced(report)
 
 
+@pytest.mark.parametrize(
+    ("offset", "hours", "minutes"),
+    [("+05:30", 5, 30), ("-08:00", -8, 0), ("+0100", 1, 0), ("-0945", -9, -45)],
+)
+def test_kernel_iso_files_of_one_offset(tmp_path, offset, hours, minutes):
+    # Every line states the same offset: it is applied once for the file (the fast path)
+    # and the times are the same as line by line.
+    text = "".join(
+        f"kern  :{level}: 2025-01-21T04:41:{second:02d},{second:06d}{offset} line {second}\n"
+        for second, level in enumerate(["info  ", "warn  ", "err   "])
+    )
+    frame, report = one(tmp_path, text, host="gpu1")
+    assert report.files == {"x.log": "kernel-iso"}
+    shift = timedelta(hours=hours, minutes=minutes)
+    assert rows(frame, "ts", "severity", "message") == [
+        (utc(2025, 1, 21, 4, 41, s, s) - shift, level, f"line {s}")
+        for s, level in enumerate(["info", "warning", "err"])
+    ]
+    assert report.unreadable == {} and balanced(report)
+
+
 def test_kernel_ctime_is_read_in_assume_tz_and_says_so(tmp_path):
     # Verbatim from formats/gpu_kernel_logs_gpud/...__xid__dmesg-with-xid-119.log, plus a
     # day of the month that dmesg pads with a space.

@@ -11,7 +11,13 @@ import pytest
 import yaml
 from test_signatures_catalog import NEGATIVES, POSITIVES
 
-from incidentbook.logs.signatures import CatalogError, load_catalog, match, required_literals
+from incidentbook.logs.signatures import (
+    CatalogError,
+    holds_literal,
+    load_catalog,
+    match,
+    required_literals,
+)
 
 
 @pytest.fixture(scope="module")
@@ -70,6 +76,66 @@ def test_required_literals_never_lose_a_match(catalog):
         literals = required_literals(catalog.get(expected).pattern)
         if literals:
             assert any(lit.lower() in line.lower() for lit in literals), (expected, line)
+
+
+def test_holds_literal_is_the_ascii_case_blind_search():
+    # The regex prefilter must say what Aho-Corasick says: ASCII case folded, nothing else
+    # folded (the Kelvin sign is not a k, nor the long s an s), metacharacters literal.
+    literals = ["xid (", "a.b", "c++", "soft lockup", "[tid ", "x|y", "$5 #~&-"]
+    lines = [
+        "NVRM: XID (PCI:0000:3b:00): 79",
+        "aXb",
+        "A.B here",
+        "c+ only",
+        "C++ exception",
+        "SOFT LOCKUP",
+        "soft loc\u212aup",
+        "\u017foft lockup",
+        "worker [TID 12]",
+        "x or y",
+        "pays $5 #~&- now",
+        "",
+    ]
+    frame = pl.DataFrame({"text": [*lines, None]})
+    got = frame.select(holds_literal(pl.col("text"), literals)).to_series()
+    want = frame.select(
+        pl.col("text").str.contains_any(literals, ascii_case_insensitive=True)
+    ).to_series()
+    assert got.to_list() == want.to_list()
+    assert got.to_list() == [
+        True,
+        False,
+        True,
+        False,
+        True,
+        True,
+        False,
+        False,
+        True,
+        False,
+        True,
+        False,
+        None,
+    ]
+    # A literal beyond ASCII keeps the Aho-Corasick search.
+    assert frame.select(holds_literal(pl.col("text"), ["ß"])).to_series().sum() == 0
+
+
+def test_match_puts_results_back_at_every_row_that_holds_the_text(catalog):
+    xid = "NVRM: Xid (PCI:0000:9b:00): 79, pid=1, name=python, GPU has fallen off the bus."
+    frame = pl.DataFrame(
+        {
+            "n": list(range(7)),
+            "message": [xid, "plain", None, xid, "NVRM: Xid (PCI:0000:9b:00): 48, DBE", "", xid],
+        }
+    )
+    got = match(frame, catalog)
+    assert got.get_column("n").to_list() == list(range(7))
+    assert got.get_column("xid").to_list() == [79, None, None, 79, 48, None, 79]
+    assert got.get_column("signature").to_list()[:4] == ["nvidia-xid", None, None, "nvidia-xid"]
+    assert got.schema["xid"] == pl.Int64 and got.schema["fields"] == pl.String
+    empty = match(frame.clear(), catalog)
+    assert empty.height == 0 and "signature_severity" in empty.columns
 
 
 def test_user_extension_replaces_in_place_and_appends(tmp_path):

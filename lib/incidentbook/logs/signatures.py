@@ -379,25 +379,46 @@ def _match_distinct(distinct: pl.DataFrame, column: str, catalog: Catalog) -> pl
     return pl.concat(parts, how="vertical_relaxed")
 
 
+def holds_literal(text: pl.Expr, literals: list[str]) -> pl.Expr:
+    """Whether each text holds one of `literals`, ASCII case ignored (as the Aho-Corasick
+    search of `str.contains_any(..., ascii_case_insensitive=True)` says). For ASCII
+    literals this is one regex alternation in ASCII mode, `(?i-u)`, which folds exactly
+    the same letters: the regex engine's DFA runs it about twice as fast over a million
+    lines as the Aho-Corasick automaton of some 300 patterns."""
+    if not literals or not all(lit.isascii() for lit in literals):
+        return text.str.contains_any(literals, ascii_case_insensitive=True)
+    escaped = ("".join(f"\\{c}" if c in _META else c for c in lit) for lit in literals)
+    return text.str.contains("(?i-u)(?:" + "|".join(escaped) + ")")
+
+
+_META = set(r"\.+*?()|[]{}^$#&-~")
+"""The characters the Rust regex syntax gives a meaning to (regex_syntax::escape's set)."""
+
+
 def match(frame: pl.DataFrame, catalog: Catalog, column: str = "message") -> pl.DataFrame:
     """The frame with `signature` (first match, else null), `fields` (JSON of its named
     groups), `xid`, `pci` (the device the line names) and `signature_severity` (the line's
     own: see _match_distinct) added.
 
-    Lines that hold none of the catalog's literals are left out first (one Aho-Corasick
-    pass over every line); the others are matched once per distinct text (logs repeat
-    themselves: a message logged on every host is matched once)."""
-    text = pl.col(column)
-    literals, _, always = _literal_table(catalog)
-    if always:
-        candidates = frame.select(column)
-    else:
-        candidates = frame.select(column).filter(
-            text.str.contains_any(literals, ascii_case_insensitive=True)
-        )
-    distinct = candidates.unique(maintain_order=True).drop_nulls()
-    table = _match_distinct(distinct, column, catalog)
+    Lines that hold none of the catalog's literals are left out first (one pass over every
+    line); the others are matched once per distinct text (logs repeat themselves: a
+    message logged on every host is matched once), and what matched is put back at the
+    rows that hold it, by row number (no join of every line on its text)."""
     if column in _MATCHED:
         raise CatalogError(f"cannot match a column named {column!r}")
+    text = pl.col(column)
+    literals, _, always = _literal_table(catalog)
+    candidates = frame.select(column, _row=pl.int_range(pl.len(), dtype=pl.UInt32))
+    if not always:
+        candidates = candidates.filter(holds_literal(text, literals))
+    rows = candidates.drop_nulls(column).group_by(column).agg("_row")
+    table = _match_distinct(rows.select(column), column, catalog)
+    hits = table.join(rows, on=column).explode("_row")
     drop = [c for c in _MATCHED if c in frame.columns]
-    return frame.drop(drop).join(table, on=column, how="left", maintain_order="left")
+    at = hits.get_column("_row")
+    return frame.drop(drop).with_columns(
+        pl.repeat(None, frame.height, dtype=dtype, eager=True)
+        .alias(name)
+        .scatter(at, hits.get_column(name).cast(dtype))
+        for name, dtype in _MATCHED.items()
+    )

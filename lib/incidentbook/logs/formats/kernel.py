@@ -6,6 +6,7 @@ clock to ... UTC (epoch)")."""
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable
 
 import polars as pl
@@ -66,30 +67,53 @@ _PADDED_LEVELS = {
 }
 
 
-def _fixed_iso(at: int, colon: bool) -> dict[str, pl.Expr]:
+def _fixed_iso(at: int, colon: bool, offset: str | None = None) -> dict[str, pl.Expr]:
     """The columns of lines whose layout is known: the time at `at`, its offset with a
-    colon or without. Literal positions: polars slices those several times faster."""
+    colon or without (`offset`: the one every line has, when they all have the same).
+    Literal positions: polars slices those several times faster than a regex finds them."""
     raw = pl.col("raw")
     naive = raw.str.slice(at, 26).str.to_datetime(
-        "%Y-%m-%dT%H:%M:%S,%6f", time_unit="us", strict=False
+        "%Y-%m-%dT%H:%M:%S,%6f", time_unit="us", strict=False, cache=False
     )
-    hours = raw.str.slice(at + 27, 2).cast(pl.Int64, strict=False)
-    mins = raw.str.slice(at + 30 if colon else at + 29, 2).cast(pl.Int64, strict=False)
-    sign = raw.str.slice(at + 26, 1)
-    minutes = hours * 60 + mins
-    offset = pl.when(sign == "-").then(-minutes).when(sign == "+").then(minutes)
-    end = at + (32 if colon else 31)
+    width = 6 if colon else 5
+    if offset is not None:  # one offset for all: no per-line arithmetic
+        minutes = int(offset[1:3]) * 60 + int(offset[-2:])
+        ts = naive - pl.duration(minutes=-minutes if offset[0] == "-" else minutes)
+    else:
+        hours = raw.str.slice(at + 27, 2).cast(pl.Int64, strict=False)
+        mins = raw.str.slice(at + 30 if colon else at + 29, 2).cast(pl.Int64, strict=False)
+        sign = raw.str.slice(at + 26, 1)
+        minutes = hours * 60 + mins
+        signed = pl.when(sign == "-").then(-minutes).when(sign == "+").then(minutes)
+        ts = naive - pl.duration(minutes=signed)
+    end = at + 26 + width
     level = (
         raw.str.slice(7, 6).replace_strict(_PADDED_LEVELS, default=None, return_dtype=pl.String)
         if at
         else pl.lit(None, pl.String)
     )
     return {
-        "ts": (naive - pl.duration(minutes=offset)).dt.replace_time_zone("UTC"),
+        "ts": ts.dt.replace_time_zone("UTC"),
         "severity": level,
         "message": raw.str.slice(end + 1),
         "_space": raw.str.slice(end, 1) == " ",
     }
+
+
+_OFFSET = r"[+-](?:[01]\d|2[0-3]):?[0-5]\d"
+
+
+def _one_offset(frame: pl.DataFrame, at: int, colon: bool) -> str | None:
+    """The offset every line states at its fixed place, if they all state the same one."""
+    if frame.height == 0:
+        return None
+    width = 6 if colon else 5
+    place = pl.col("raw").str.slice(at + 26, width)
+    found = frame.head(1).select(place).item()
+    pattern = _OFFSET if colon else _OFFSET.replace(":?", "")
+    if found is None or not re.fullmatch(pattern, found) or (":" in found) != colon:
+        return None
+    return found if frame.select((place == found).all()).item() else None
 
 
 def _kernel_iso(lf: pl.LazyFrame, ctx: Context) -> pl.LazyFrame:
@@ -110,16 +134,17 @@ def _kernel_iso(lf: pl.LazyFrame, ctx: Context) -> pl.LazyFrame:
     if decoded in (0.0, 1.0):
         at = 15 if decoded else 0
         colon = (layout["colon15"] if at else layout["colon"]) or 0.0
+        with_colon = colon >= 0.5
         got = frame.with_columns(
-            **_fixed_iso(at, colon >= 0.5),
+            **_fixed_iso(at, with_colon, _one_offset(frame, at, with_colon)),
             host=pl.lit(None, pl.String),
             source=pl.lit("kernel-iso"),
             status=pl.lit(None, pl.String),
         )
         fits = pl.col("ts").is_not_null() & pl.col("_space")
-        odd = got.filter(~fits)
-        if odd.height == 0:
+        if got.select(fits.all()).item():
             return got.drop("_space").lazy()
+        odd = got.filter(~fits)
         others = _ISO_SLOW(odd.select(columns).lazy(), ctx).collect()
         return (
             pl.concat([got.filter(fits).drop("_space"), others], how="diagonal_relaxed")
