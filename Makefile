@@ -29,8 +29,10 @@ test: $(STAMP)
 	$(BIN)/ruff check .
 	$(BIN)/python -m pytest
 
-## bench: the benchmarks, each printing a table (medians, ratios from one run)
+## bench: the benchmarks, each printing a table (medians, ratios from one run), then
+## the table of issue 14's goals (each goal's figure, met or not)
 bench: $(STAMP)
+	$(BIN)/python -m bench.goals --reset
 	$(BIN)/python -m bench.metrics_load
 	$(BIN)/python -m bench.nab
 	$(BIN)/python -m bench.scenarios
@@ -40,6 +42,7 @@ bench: $(STAMP)
 	$(BIN)/python -m bench.workbook
 	$(BIN)/python -m bench.prometheus_pull
 	$(BIN)/python -m bench.trainer_logs
+	$(BIN)/python -m bench.goals
 
 ## workbook: re-execute workbooks/incident.ipynb in place (after changing what it shows)
 workbook: $(STAMP)

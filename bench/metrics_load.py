@@ -13,7 +13,10 @@ peak memory (ru_maxrss) is its own. Compared, for the 2-hour and the 24-hour win
   + analysis     incidentbook's load followed by analyze() on the loaded signals
 
 Prints medians and the pandas/incidentbook ratios, all from the same run. Times start
-after the imports, for every method.
+after the imports, for every method. Then the full-scale Imbue day (511 hosts, its whole
+window): every signal of the pack loaded and analysed, the logs left out, timed and its
+peak memory taken the same way (--no-imbue skips it). Goals 2 and 3 of issue 14 go to
+the goals table (bench.goals).
 """
 
 from __future__ import annotations
@@ -28,6 +31,7 @@ import time
 from pathlib import Path
 
 from bench.common import REPO, bench_window, full_scale
+from bench.goals import report_goal
 
 SIGNALS = [
     "throughput",
@@ -60,6 +64,8 @@ def _work(kind: str, folder: Path, hours: float) -> dict:
     from incidentbook.metrics.signals import load_pack
     from incidentbook.sources.folder import FolderSource
 
+    if kind == "day":
+        return _day(folder)
     window = _window(folder, hours)
     pack = load_pack()
     wanted = [pack.get(n) for n in SIGNALS]
@@ -82,6 +88,19 @@ def _work(kind: str, folder: Path, hours: float) -> dict:
     return {"seconds": seconds, "rows": count, "peak_mib": peak, "work_mib": peak - before}
 
 
+def _day(folder: Path) -> dict:
+    """The whole window of a folder: every signal of its pack loaded and analysed."""
+    from incidentbook.investigation import investigate
+
+    before = _rss_mib()
+    began = time.perf_counter()
+    inv = investigate(folder, logs=False)
+    seconds = time.perf_counter() - began
+    peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
+    rows = inv.metrics.receipt.rows_read
+    return {"seconds": seconds, "rows": rows, "peak_mib": peak, "work_mib": peak - before}
+
+
 def _measure(kind: str, folder: Path, hours: float) -> dict:
     out = subprocess.run(
         [sys.executable, "-m", "bench.metrics_load", "--worker", kind, str(hours), str(folder)],
@@ -101,6 +120,7 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--repeat", type=int, default=5)
     parser.add_argument("--folder", type=Path)
+    parser.add_argument("--no-imbue", action="store_true", help="skip the full-scale Imbue day")
     parser.add_argument(
         "--worker", nargs=3, metavar=("KIND", "HOURS", "FOLDER"), help=argparse.SUPPRESS
     )
@@ -144,6 +164,37 @@ def main() -> None:
     print(
         "peak MiB: the process's peak resident memory; work MiB: that peak minus the "
         "memory after imports, i.e. what the load itself needed"
+    )
+    ours, theirs = results[24.0, "incidentbook"], results[24.0, "pandas"]
+    ratio = theirs["seconds"] / ours["seconds"]
+    report_goal(
+        "3 24h window vs pandas",
+        ">= 5x faster",
+        f"{ratio:.1f}x ({ours['seconds']:.2f} s vs {theirs['seconds']:.2f} s)",
+        ratio >= 5,
+        f"{folder.name}, medians of {args.repeat}, same run",
+    )
+    if not args.no_imbue:
+        _imbue_day(args.repeat)
+
+
+def _imbue_day(repeat: int) -> None:
+    folder = full_scale("imbue-bringup")
+    runs = [_measure("day", folder, 24.0) for _ in range(max(1, min(repeat, 3)))]
+    seconds = statistics.median(r["seconds"] for r in runs)
+    peak = statistics.median(r["peak_mib"] for r in runs)
+    print()
+    print(
+        f"full-scale Imbue day ({folder.name}, {runs[0]['rows']:,} rows read): "
+        f"{seconds:.1f} s, peak {peak:.0f} MiB (median of {len(runs)}; metrics loaded and "
+        "analysed, logs left out)"
+    )
+    report_goal(
+        "2 full-scale Imbue day",
+        "<= 10 s, <= 2 GiB peak",
+        f"{seconds:.1f} s, {peak / 1024:.2f} GiB",
+        seconds <= 10 and peak <= 2048,
+        f"metrics of the whole window loaded and analysed, median of {len(runs)}",
     )
 
 

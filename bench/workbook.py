@@ -10,6 +10,10 @@
 2. `incidentbook regen` of several copies of the small SmolLM3 incident, sequential
    beside -j 2: what a fresh kernel per notebook costs in a batch.
 Medians of --repeat runs for the small cases, one run for the full-scale ones.
+Goals 1 and 4 of issue 14 go to the goals table (bench.goals): the bundled incident's
+wall time; the full-scale SmolLM3 run beyond the start (the small run's overhead: the
+same Python, papermill and kernel start); and regen's cost per incident beyond its own
+cells' work with kept kernels.
 """
 
 from __future__ import annotations
@@ -21,11 +25,13 @@ import statistics
 import subprocess
 import sys
 import time
+from datetime import datetime
 from pathlib import Path
 
 import yaml
 
 from bench.common import BENCH, REPO, full_scale
+from bench.goals import report_goal
 
 EXE = Path(sys.executable).with_name("incidentbook")
 
@@ -36,13 +42,32 @@ STAGES = {
 }
 
 
+def _seconds(cell: dict) -> float:
+    """A code cell's duration: papermill's, or else nbclient's timing (kept kernels run
+    the notebook through nbclient alone)."""
+    duration = cell["metadata"].get("papermill", {}).get("duration")
+    if duration is not None:
+        return duration
+    timing = cell["metadata"].get("execution", {})
+    began, ended = timing.get("iopub.status.busy"), timing.get("shell.execute_reply")
+    if not (began and ended):
+        return 0.0
+    return (datetime.fromisoformat(ended) - datetime.fromisoformat(began)).total_seconds()
+
+
+def cells_seconds(notebook: Path) -> float:
+    """The time an executed notebook's code cells took, all together."""
+    nb = json.loads(notebook.read_text())
+    return sum(_seconds(c) for c in nb["cells"] if c["cell_type"] == "code")
+
+
 def _cells(notebook: Path) -> dict[str, float]:
     nb = json.loads(notebook.read_text())
     out = {stage: 0.0 for stage in STAGES} | {"tables": 0.0}
     for cell in nb["cells"]:
         if cell["cell_type"] != "code":
             continue
-        duration = cell["metadata"].get("papermill", {}).get("duration") or 0.0
+        duration = _seconds(cell)
         source = "".join(cell["source"])
         stage = next((s for s, keys in STAGES.items() if any(k in source for k in keys)), "tables")
         out[stage] += duration
@@ -81,8 +106,12 @@ def regen_copies(copies: int) -> Path:
     return root
 
 
+def regen_out(jobs: int, fresh: bool) -> Path:
+    return BENCH / f"regen-out-j{jobs}-{'fresh' if fresh else 'kept'}"
+
+
 def time_regen(source: Path, jobs: int, fresh: bool) -> float:
-    out = BENCH / f"regen-out-j{jobs}-{'fresh' if fresh else 'kept'}"
+    out = regen_out(jobs, fresh)
     shutil.rmtree(out, ignore_errors=True)
     began = time.perf_counter()
     subprocess.run(
@@ -92,6 +121,12 @@ def time_regen(source: Path, jobs: int, fresh: bool) -> float:
         capture_output=True,
     )
     return time.perf_counter() - began
+
+
+def regen_beyond_cells(wall: float, out: Path, copies: int) -> float:
+    """Seconds per incident that regen spent outside the notebooks' own cells."""
+    cells = sum(cells_seconds(nb) for nb in out.glob("*/incident.ipynb"))
+    return (wall - cells) / copies
 
 
 def main() -> None:
@@ -112,9 +147,10 @@ def main() -> None:
         ]
     columns = ["wall", "overhead", "load+analysis", "charts", "record+write", "tables"]
     print(f"{'incident':<14}" + "".join(f"{c:>14}" for c in columns) + f"{'notebook KiB':>14}")
+    medians = {}
     for name, folder, repeat in cases:
         runs = [run_once(folder, BENCH / "runs" / name.replace(" ", "-")) for _ in range(repeat)]
-        m = median_of(runs)
+        m = medians[name] = median_of(runs)
         print(
             f"{name:<14}"
             + "".join(f"{m[c]:>13.2f}s" for c in columns)
@@ -122,6 +158,25 @@ def main() -> None:
         )
     print("(seconds; overhead = Python, papermill and the kernel starting)")
     print()
+    small = medians["smollm3 small"]
+    report_goal(
+        "1 run, bundled SmolLM3",
+        "<= 4 s wall",
+        f"{small['wall']:.1f} s",
+        small["wall"] <= 4.0,
+        f"median of {args.repeat}; overhead {small['overhead']:.1f} s, "
+        f"cells {small['wall'] - small['overhead']:.1f} s",
+    )
+    if "smollm3 full" in medians:
+        beyond = medians["smollm3 full"]["wall"] - small["overhead"]
+        report_goal(
+            "1 run, full-scale SmolLM3",
+            "<= start + 3 s",
+            f"start + {beyond:.1f} s",
+            beyond <= 3.0,
+            f"one run, {medians['smollm3 full']['wall']:.1f} s wall; start = the small "
+            "run's overhead",
+        )
     source = regen_copies(args.copies)
     print(f"regen of {args.copies} small incidents (seconds, whole command):")
     print(f"{'kernels':<30}{'-j 1':>8}{'-j 2':>8}{'per incident, -j 1':>22}")
@@ -135,6 +190,15 @@ def main() -> None:
     print(
         f"kept kernels vs fresh: {f1 / k1:.2f}x at -j 1, {f2 / k2:.2f}x at -j 2; "
         f"-j 2 vs -j 1: {f1 / f2:.2f}x fresh, {k1 / k2:.2f}x kept"
+    )
+    beyond = regen_beyond_cells(k1, regen_out(1, False), args.copies)
+    print(f"kept kernels, -j 1: {beyond:.2f} s per incident beyond its own cells' work")
+    report_goal(
+        "4 regen beyond the cells",
+        "<= 1 s per small incident",
+        f"{beyond:.2f} s",
+        beyond <= 1.0,
+        f"kept kernels, -j 1, {args.copies} copies of the bundled SmolLM3",
     )
 
 

@@ -6,13 +6,14 @@ cell. Everything here is reachable from tests without a kernel.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from pathlib import Path
 
 import altair as alt
 import polars as pl
 from IPython.display import Markdown
 
-from incidentbook.charts import CHARTS, figures, register_theme
+from incidentbook.charts import CHARTS, ChartEntry, Figure, register_theme
 from incidentbook.charts.hosts import worst_signals as worst_signals
 from incidentbook.errors import IncidentbookError
 from incidentbook.investigation import Investigation, investigate
@@ -190,6 +191,27 @@ def new_templates_table(inv: Investigation, rows: int = 15) -> pl.DataFrame:
     )
 
 
+def _drawn(inv: Investigation, name: str, entry: ChartEntry):
+    """What a chart entry's builder returns for this investigation, built once: the
+    chart cells show it, and `write` turns the same charts into the report's SVGs (a
+    second build was the same chart again, at a second or more a run). Kept on the
+    investigation, with the entry that drew it (an entry registered anew draws anew)."""
+    drawn = inv.__dict__.setdefault("_workbook_charts", {})
+    if name not in drawn or drawn[name][0] is not entry:
+        drawn[name] = (entry, entry.build(inv))
+    return drawn[name][1]
+
+
+def _figures(inv: Investigation, name: str, entry: ChartEntry) -> list[Figure]:
+    """`entry.figures(inv)`, from the chart built once."""
+    drawn = _drawn(inv, name, entry)
+    if drawn is None:
+        return []
+    if isinstance(drawn, Sequence):
+        return list(drawn)
+    return [Figure(entry.name, entry.title, drawn)]
+
+
 OWN_CELLS = ("story", "failure-rates", "signatures", "hosts")
 """The charts the workbook has a cell of its own for; `more_charts` shows the others."""
 
@@ -197,8 +219,7 @@ OWN_CELLS = ("story", "failure-rates", "signatures", "hosts")
 def chart(inv: Investigation, name: str) -> alt.TopLevelMixin | None:
     """A registered chart as the workbook shows it (several figures one above the other);
     None when there is nothing to draw for this incident."""
-    entry = CHARTS.get(name)
-    drawn = entry.build(inv)
+    drawn = _drawn(inv, name, CHARTS.get(name))
     if drawn is None or isinstance(drawn, alt.TopLevelMixin):
         return drawn
     return alt.vconcat(*(f.chart for f in drawn)) if drawn else None
@@ -211,7 +232,7 @@ def more_charts(inv: Investigation) -> alt.TopLevelMixin | None:
         f.chart
         for name, entry in CHARTS.entries()
         if "notebook" in entry.where and name not in OWN_CELLS
-        for f in entry.figures(inv)
+        for f in _figures(inv, name, entry)
     ]
     return alt.vconcat(*extra) if extra else None
 
@@ -228,7 +249,12 @@ def notes(inv: Investigation) -> Markdown:
 
 def chart_set(inv: Investigation) -> dict[str, tuple[str, alt.TopLevelMixin]]:
     """The charts that go into the report page, by file name (the registry's order)."""
-    return {f.name: (f.title, f.chart) for f in figures(inv, "report")}
+    return {
+        f.name: (f.title, f.chart)
+        for name, entry in CHARTS.entries()
+        if "report" in entry.where
+        for f in _figures(inv, name, entry)
+    }
 
 
 def draft(inv: Investigation, out: str) -> CaseRecord:

@@ -55,12 +55,34 @@ class TrainerFile:
     last: datetime | None = None
 
 
+_SNIFFED: dict[tuple, list[TrainerFormat]] = {}
+_SNIFFED_MAX = 4096
+
+
 def formats_of(path: Path) -> list[TrainerFormat]:
-    """The trainer formats that recognise a file (none: it is not a trainer's output)."""
+    """The trainer formats that recognise a file (none: it is not a trainer's output).
+
+    A run asks this of the same files several times (the folder's listing, the trainer
+    source, the record's checks each build their own source), and sniffing is regular
+    expressions over a MiB: the answer is kept per file as it is on disk (path, inode,
+    size, modification time) and per set of registered formats, so a changed file or a
+    newly registered format is sniffed again."""
+    formats = tuple(fmt for _, fmt in TRAINER_FORMATS.entries())
+    try:
+        st = path.stat()
+    except OSError:
+        key = None
+    else:
+        key = (str(path), st.st_ino, st.st_size, st.st_mtime_ns, formats)
+        if key in _SNIFFED:
+            return list(_SNIFFED[key])
     head = re.sub(ANSI, "", read_head(path))
-    if not head:
-        return []
-    return [fmt for _, fmt in TRAINER_FORMATS.entries() if fmt.matches(path, head)]
+    found = [fmt for fmt in formats if fmt.matches(path, head)] if head else []
+    if key is not None:
+        if len(_SNIFFED) >= _SNIFFED_MAX:
+            _SNIFFED.clear()
+        _SNIFFED[key] = found
+    return list(found)
 
 
 def read_trainer_file(
