@@ -17,7 +17,7 @@ from incidentbook.charts.hosts import worst_signals as worst_signals
 from incidentbook.errors import IncidentbookError
 from incidentbook.investigation import Investigation, investigate
 from incidentbook.outputs.publish import Outputs, publish
-from incidentbook.paths import resources_dir
+from incidentbook.paths import resolve_input, resolve_output, resources_dir
 from incidentbook.record.draft import draft as draft_case
 from incidentbook.record.model import CaseRecord
 from incidentbook.record.taxonomy import Taxonomy
@@ -58,19 +58,14 @@ def project_root() -> Path | None:
 
 
 def locate(path: str) -> Path:
-    """A path as given, or relative to the project's checkout (the parameters' defaults)."""
-    given = Path(path).expanduser()
-    if given.exists() or given.is_absolute():
-        return given
-    root = project_root()
-    return root / given if root and (root / given).exists() else given
+    """A path as given, or found from the notebook's folder up to its project's root
+    (paths.resolve_input); never in the installed package's checkout."""
+    return resolve_input(path)
 
 
 def output_dir(out: str) -> Path:
-    """Where the outputs go: as given, or under the checkout for a relative default."""
-    given = Path(out).expanduser()
-    root = project_root()
-    return given if given.is_absolute() or root is None else root / given
+    """Where the outputs go: as given, or under the notebook's project root."""
+    return resolve_output(out)
 
 
 def load(
@@ -308,3 +303,34 @@ def outputs_table(outputs: Outputs) -> pl.DataFrame:
     root = outputs.case.parent
     files = [outputs.case, outputs.report, *outputs.charts, *outputs.others]
     return pl.DataFrame({"written": [str(p.relative_to(root)) for p in files]})
+
+
+class Place:
+    """The incident folder and the output folder of a run, absolute, shown at the top of
+    the workbook so that a person sees which checkout's files it reads and writes."""
+
+    def __init__(self, incident: Path, out: Path):
+        self.incident, self.out = incident, out
+
+    def __repr__(self) -> str:
+        return f"incident: {self.incident}\noutputs:  {self.out}"
+
+    def _repr_markdown_(self) -> str:
+        return (
+            f"**Incident folder:** `{self.incident}`  \n"
+            f"**Output folder:** `{self.out}` (case.json, report.html, charts/)"
+        )
+
+
+def place(incident: str, out: str = "", force: bool = False) -> Place:
+    """Where this run reads and writes. Relative paths are found from the notebook's folder
+    up to its project's root (never in the installed package's checkout); an empty `out`
+    is out/<incident id> there. The output folder is marked as this incident's, and one
+    marked as another's is refused (OutputTaken) unless `force`."""
+    from incidentbook.incident import IncidentFolder
+    from incidentbook.paths import claim_output, default_output
+
+    folder = resolve_input(incident)
+    IncidentFolder(folder)  # a clear error about the folder before anything is written
+    target = resolve_output(out) if out else default_output(folder)
+    return Place(folder, claim_output(target, folder, force=force))
