@@ -99,7 +99,7 @@ def test_save_writes_the_persons_narrative_and_only_that(incident):
     form = record_form(record, case_path)
     form.texts["trigger"].value = "The shared WekaFS filled past 95% during the data reshuffle."
     form.pickers["root_causes"].value = ["shared-filesystem-capacity"]
-    form.pickers["contributing_factors"].select.value = ("storage-near-capacity",)
+    form.pickers["contributing_factors"].click("storage-near-capacity")
     form.remediation.value = "Freed 40 TB of old checkpoints\n\n  Moved the cache to local NVMe  "
     row = form.actions.add()
     row["text"].value = "Alert when the filesystem passes 85%"
@@ -186,7 +186,8 @@ def test_invalid_values_are_shown_by_their_fields_and_nothing_is_written(inciden
         assert form.errors[name].layout.display != "none"
     assert form.errors["symptoms"].layout.display == "none"
     assert form.fields["title"].children[-1] is form.errors["title"]  # right under the field
-    assert "⚠" in form.pickers["root_causes"].select.options[0][0]  # the bad id is visible
+    bad = form.pickers["root_causes"].options.children[0]  # the bad id is visible, first
+    assert "⚠" in bad.description and bad.value
     # only the case.yaml and history are guarded; the autosave keeps the person's work
     assert set(_listing(case_path.parent)) - set(before) <= {AUTOSAVE_FILE}
 
@@ -427,3 +428,67 @@ def test_an_invalid_check_in_the_form_is_named_and_not_saved(incident):
     assert not case_path.exists()
     text = form.errors["checks"].value
     assert "[0].expr" in text and "not valid PromQL" in text and "case smollm3-storage" in text
+
+
+# -- pickers: one value per click ----------------------------------------------------------
+
+
+def test_a_click_adds_or_removes_one_value_and_unknown_stands_alone():
+    from incidentbook.notebook.form import toggle_choice
+
+    chosen = ["storage", "shared-filesystem", "dataloader"]
+    assert toggle_choice(chosen, "gpu", True) == ([*chosen, "gpu"], [])
+    assert toggle_choice(chosen, "shared-filesystem", False) == (["storage", "dataloader"], [])
+    assert toggle_choice(chosen, "storage", True) == (chosen, [])
+    assert toggle_choice(["unknown"], "storage", True) == (["storage"], ["unknown"])
+    assert toggle_choice(chosen, "unknown", True) == (["unknown"], chosen)
+
+
+def test_filtering_never_hides_a_choice():
+    from incidentbook.notebook.form import visible_choices
+    from incidentbook.record.taxonomy import load_taxonomy
+
+    taxonomy = load_taxonomy()
+    shown = visible_choices(taxonomy, "root_cause", "capacity", ["unknown"])
+    assert "shared-filesystem-capacity" in shown
+    assert "unknown" in shown  # chosen, so listed though it does not match
+    assert "faulty-gpu" not in shown
+    assert visible_choices(taxonomy, "root_cause", "capacity", []).count("unknown") == 0
+
+
+def test_the_picker_keeps_every_other_choice_on_a_click(incident):
+    case_path, record = incident
+    form = record_form(record, case_path)
+    picker = form.pickers["components"]
+    drafted = picker.value
+    assert len(drafted) >= 2
+    picker.filter.value = "gpu"
+    picker.click("gpu")
+    assert picker.value == [*drafted, "gpu"]  # the choices filtered out of view are kept
+    visible = {b.tooltip for b in picker.options.children}
+    assert set(drafted) <= visible  # and shown, ticked
+    assert all(picker.boxes[v].value for v in drafted)
+    assert f"{len(drafted) + 1} chosen" in picker.count.value
+    picker.click(drafted[0])
+    assert picker.value == [*drafted[1:], "gpu"]
+
+    causes = form.pickers["root_causes"]
+    assert causes.value == ["unknown"]
+    causes.click("shared-filesystem-capacity")
+    assert causes.value == ["shared-filesystem-capacity"]
+    assert not causes.boxes["unknown"].value
+    causes.click("unknown")
+    assert causes.value == ["unknown"]
+    assert "replaces" in causes.hint.value and "Shared filesystem" in causes.hint.value
+
+
+def test_unknown_beside_a_real_value_is_refused_by_the_record(incident):
+    _, record = incident
+    merged, problems = validate_narrative(
+        record, {"root_causes": ["unknown", "shared-filesystem-capacity"]}
+    )
+    assert merged is None
+    assert problems[0].field == "root_causes"
+    assert "'unknown' cannot be chosen together with shared-filesystem-capacity" in (
+        problems[0].message
+    )

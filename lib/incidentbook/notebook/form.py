@@ -121,7 +121,8 @@ _CSS = """<style>
 .ib-form .ib-findings { border: 1px solid #ddd; padding: 2px 6px; }
 .ib-form .ib-saved .widget-html-content { color: #1b5e20; }
 .ib-form .ib-restore { background: #fff8e1; border: 1px solid #e6c65c; padding: 4px 8px; }
-.ib-form select option { padding: 1px 2px; }
+.ib-form .ib-option { min-height: 22px; }
+.ib-form .ib-option label { white-space: nowrap; }
 </style>"""
 
 
@@ -151,14 +152,60 @@ def _close(widget: Any) -> None:
     widget.close()
 
 
-class FacetPicker:
-    """Several values of one facet: a filter, a multi-select of the tree, the chosen ones.
+UNKNOWN = "unknown"
+"""The value every facet has for 'not known'; it never stands beside a known value."""
 
-    Options show each value's label indented by its depth; the filter keeps values whose
-    label, id or description contains the text, with their parents. Choices hidden by the
-    filter stay chosen. Below, each chosen value with its path, id and description, and a
-    button to remove it. An id the taxonomy does not know is kept and flagged, so that
-    validation names it instead of the form dropping it silently.
+
+def toggle_choice(chosen: Iterable[str], value_id: str, on: bool) -> tuple[list[str], list[str]]:
+    """What one click on a picker's value does: the ids chosen after it, and those it
+    dropped. A click adds or removes that one value and keeps every other choice; choosing
+    a real value drops `unknown`, and choosing `unknown` drops the real values (which the
+    picker then names, so the person sees what went)."""
+    chosen = list(dict.fromkeys(chosen))
+    if not on:
+        return [v for v in chosen if v != value_id], []
+    if value_id in chosen:
+        return chosen, []
+    if value_id == UNKNOWN:
+        return [UNKNOWN], [v for v in chosen if v != UNKNOWN]
+    dropped = [UNKNOWN] if UNKNOWN in chosen else []
+    return [v for v in chosen if v != UNKNOWN] + [value_id], dropped
+
+
+def visible_choices(
+    taxonomy: Taxonomy, facet: str, text: str, chosen: Iterable[str] = ()
+) -> list[str]:
+    """The ids a picker lists under a filter: the values whose label, id or description
+    holds the text, their parents, and every chosen value (a choice is never hidden, so
+    none stays selected out of sight); ids the taxonomy does not know first."""
+    tree = taxonomy.tree(facet)
+    known = {v.id for v, _ in tree}
+    chosen = list(dict.fromkeys(chosen))
+    strange = [v for v in chosen if v not in known]
+    text = text.strip().lower()
+    if not text:
+        return strange + [v.id for v, _ in tree]
+    hits = {
+        v.id
+        for v, _ in tree
+        if text in v.label.lower() or text in v.id or text in v.description.lower()
+    }
+    shown = hits | set(chosen)
+    for hit in hits:
+        shown.update(taxonomy.ancestors(facet, hit))
+    return strange + [v.id for v, _ in tree if v.id in shown]
+
+
+class FacetPicker:
+    """Several values of one facet: a filter, a list of check boxes over the tree, and the
+    chosen ones.
+
+    A click on a box adds or removes that value alone (toggle_choice); the list shows each
+    value's label indented by its depth; the filter keeps values whose label, id or
+    description contains the text, with their parents, and always the chosen ones. Above
+    the list, how many are chosen; below, each chosen value with its path, id and
+    description, and a button to remove it. An id the taxonomy does not know is kept and
+    flagged, so that validation names it instead of the form dropping it silently.
     """
 
     def __init__(self, facet: str, taxonomy: Taxonomy, value: Iterable[str] = ()):
@@ -173,18 +220,21 @@ class FacetPicker:
             continuous_update=True,
             layout=W.Layout(width="auto"),
         )
-        self.select = W.SelectMultiple(options=[], rows=8, layout=W.Layout(width="auto"))
-        self.select.add_class("ib-select")
-        self.chosen = W.VBox(layout=W.Layout(margin="4px 0 0 0"))
-        self.hint = _html(
-            "<span class='ib-note'>Ctrl- or Cmd-click to choose several.</span>", "ib-note"
+        self.boxes: dict[str, Any] = {}
+        self.options = W.VBox(
+            layout=W.Layout(
+                max_height="190px", overflow="auto", border="1px solid #ddd", padding="2px 4px"
+            )
         )
-        self.widget = W.VBox([self.filter, self.select, self.hint, self.chosen])
+        self.options.add_class("ib-options")
+        self.count = _html("", "ib-note", "ib-count")
+        self.hint = _html("", "ib-note", "ib-hint")
+        self.chosen = W.VBox(layout=W.Layout(margin="4px 0 0 0"))
+        self.widget = W.VBox([self.filter, self.count, self.options, self.hint, self.chosen])
         self.widget.add_class(f"ib-picker-{facet}")
         self._refresh_options()
         self._refresh_chosen()
         self.filter.observe(lambda _: self._refresh_options(), names="value")
-        self.select.observe(self._on_select, names="value")
 
     @property
     def value(self) -> list[str]:
@@ -193,6 +243,7 @@ class FacetPicker:
     @value.setter
     def value(self, ids: Iterable[str]) -> None:
         self._value = list(dict.fromkeys(ids))
+        self.hint.value = ""
         self._refresh_options()
         self._refresh_chosen()
         self._notify()
@@ -207,41 +258,63 @@ class FacetPicker:
     def _label(self, value_id: str) -> str:
         if value_id not in self._known:
             return f"⚠ {value_id} (not in the taxonomy)"
-        value, depth = self._known[value_id]
-        return "    " * depth + value.label
+        return self._known[value_id][0].label
 
-    def _visible(self) -> list[str]:
-        unknown = [v for v in self._value if v not in self._known]
-        text = self.filter.value.strip().lower()
-        if not text:
-            return unknown + [v.id for v, _ in self._tree]
-        hits = {
-            v.id
-            for v, _ in self._tree
-            if text in v.label.lower() or text in v.id or text in v.description.lower()
-        }
-        shown = set(hits)
-        for hit in hits:
-            shown.update(self.taxonomy.ancestors(self.facet, hit))
-        return unknown + [v.id for v, _ in self._tree if v.id in shown]
+    def visible(self) -> list[str]:
+        """The ids the list shows now."""
+        return visible_choices(self.taxonomy, self.facet, self.filter.value, self._value)
+
+    def _box(self, value_id: str) -> Any:
+        box = self.boxes.get(value_id)
+        if box is None:
+            depth = self._known[value_id][1] if value_id in self._known else 0
+            box = W.Checkbox(
+                value=False,
+                description=self._label(value_id),
+                indent=False,
+                tooltip=value_id,
+                layout=W.Layout(width="auto", margin=f"0 0 0 {18 * depth}px", height="22px"),
+            )
+            box.add_class("ib-option")
+            box.observe(lambda c, v=value_id: self._clicked(v, c["new"]), names="value")
+            self.boxes[value_id] = box
+        return box
 
     def _refresh_options(self) -> None:
-        visible = self._visible()
+        visible = self.visible()
         self._updating = True
         try:
-            self.select.options = [(self._label(i), i) for i in visible]
-            self.select.value = tuple(i for i in visible if i in self._value)
+            shown = [self._box(i) for i in visible]
+            for value_id, box in self.boxes.items():
+                box.value = value_id in self._value
+            self.options.children = shown
         finally:
             self._updating = False
+        n = len(self._value)
+        hidden = len(self._tree) - sum(v in self._known for v in visible)
+        self.count.value = (
+            f"<span class='ib-note'>{n} chosen"
+            + (f"; {hidden} values hidden by the filter" if hidden else "")
+            + "</span>"
+        )
 
-    def _on_select(self, change: dict) -> None:
+    def click(self, value_id: str) -> None:
+        """A person's click on a value's box (what the front end does)."""
+        box = self._box(value_id)
+        box.value = not box.value
+
+    def _clicked(self, value_id: str, on: bool) -> None:
         if self._updating:
             return
-        visible = {value for _, value in self.select.options}
-        now = set(change["new"])
-        kept = [v for v in self._value if v not in visible or v in now]
-        added = [v for v in change["new"] if v not in kept]
-        self._value = kept + added
+        self._value, dropped = toggle_choice(self._value, value_id, on)
+        self.hint.value = (
+            f"<span class='ib-note'>{html.escape(self._label(value_id))} replaces "
+            + ", ".join(html.escape(self._label(v)) for v in dropped)
+            + "</span>"
+            if dropped
+            else ""
+        )
+        self._refresh_options()
         self._refresh_chosen()
         self._notify()
 
@@ -1019,6 +1092,7 @@ __all__ = [
     "HISTORY_DIR",
     "STATUSES",
     "TEXT_FIELDS",
+    "UNKNOWN",
     "ActionItemsEditor",
     "FacetPicker",
     "RecordForm",
@@ -1043,6 +1117,8 @@ __all__ = [
     "remediation_items",
     "save_with_history",
     "strip_draft_mark",
+    "toggle_choice",
     "validate_narrative",
+    "visible_choices",
     "with_citation",
 ]
