@@ -175,13 +175,20 @@ def test_invalid_values_are_shown_by_their_fields_and_nothing_is_written(inciden
 
     assert not case_path.exists()
     assert {p for p in _listing(case_path.parent) if HISTORY_DIR in p} == set()
-    assert "Not saved" in form.status.value
-    assert "at least 1 character" in form.errors["title"].value
+    status = form.status.value.replace("&#x27;", "'")
+    assert "Not saved" in status
+    # by the Save button, each field named in plain words, the first field first
+    assert status.index("<li>Title is empty</li>") < status.index("Root causes:")
+    assert "<li>Components: choose at least one value</li>" in status
+    assert "<li>Action item 1: text is empty</li>" in status
+    assert "string should have" not in status
+    assert form.focused is form.texts["title"]  # the first field to fix is focused
+    assert "Title is empty" in form.errors["title"].value
     assert "'wekafs-was-full' is not a known root cause id" in form.errors[
         "root_causes"
     ].value.replace("&#x27;", "'")
-    assert "at least 1 item" in form.errors["components"].value
-    assert "text: " in row["error"].value
+    assert "choose at least one value" in form.errors["components"].value
+    assert "Action item 1: text is empty" in row["error"].value
     for name in ("title", "root_causes", "components"):
         assert form.errors[name].layout.display != "none"
     assert form.errors["symptoms"].layout.display == "none"
@@ -208,7 +215,7 @@ def test_an_existing_case_yaml_is_left_alone_when_the_form_is_invalid(incident):
     form = record_form(record, case_path)
     form.texts["symptoms"].value = ""
     form.save_button.click()
-    assert "at least 1 character" in form.errors["symptoms"].value
+    assert "Symptoms is empty" in form.errors["symptoms"].value
     assert case_path.read_text(encoding="utf-8") == "trigger: a person's words\n"
     assert case_path.stat().st_mtime_ns == 1
     assert not (case_path.parent / HISTORY_DIR).exists()
@@ -427,7 +434,9 @@ def test_an_invalid_check_in_the_form_is_named_and_not_saved(incident):
     assert form.save() is False
     assert not case_path.exists()
     text = form.errors["checks"].value
-    assert "[0].expr" in text and "not valid PromQL" in text and "case smollm3-storage" in text
+    assert (
+        "Check 1 (expr)" in text and "not valid PromQL" in text and "case smollm3-storage" in text
+    )
 
 
 # -- pickers: one value per click ----------------------------------------------------------
@@ -492,3 +501,20 @@ def test_unknown_beside_a_real_value_is_refused_by_the_record(incident):
     assert "'unknown' cannot be chosen together with shared-filesystem-capacity" in (
         problems[0].message
     )
+
+
+def test_a_ticket_that_is_not_a_url_is_said_plainly_and_its_box_focused(incident):
+    case_path, record = incident
+    form = record_form(record, case_path)
+    row = form.actions.add()
+    row["text"].value = "Alert when the filesystem passes 85%"
+    row["link"].value = "JIRA-1234"
+    form.save_button.click()
+    assert not case_path.exists()
+    expected = (
+        "Action item 1: ticket must be a URL such as https://tracker.example/PROJ-1234; "
+        "got 'JIRA-1234'"
+    )
+    assert expected in form.status.value.replace("&#x27;", "'")
+    assert expected in row["error"].value.replace("&#x27;", "'")
+    assert form.focused is row["link"]

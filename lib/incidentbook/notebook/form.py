@@ -99,6 +99,68 @@ def help_text(name: str) -> str:
     return text.removesuffix(".") + _HOW[name] if name in _HOW else text
 
 
+# The order a person meets the fields in the form: the first one with a problem is the
+# one Save scrolls to.
+SCREEN_ORDER: tuple[str, ...] = (
+    "title",
+    "symptoms",
+    "trigger",
+    "root_causes",
+    "components",
+    "symptom_tags",
+    "contributing_factors",
+    "detection",
+    "remediation",
+    "action_items",
+    "lessons",
+    "checks",
+)
+_ACTION_PARTS = {"text": "text", "owner": "owner", "status": "status", "link": "ticket"}
+_PLAIN: tuple[tuple[re.Pattern[str], str], ...] = tuple(
+    (re.compile(pattern), words)
+    for pattern, words in (
+        (r"^string should have at least 1 character", "{label} is empty"),
+        (r"should have at least 1 item", "{label}: choose at least one value"),
+        (
+            r"^input should be a valid URL.*?(?:\(got '(?P<got>.*)'\))?$",
+            "{label} must be a URL such as https://tracker.example/PROJ-1234; got '{got}'",
+        ),
+        (
+            r"^string should have at most (?P<n>\d+) characters",
+            "{label} is longer than {n} characters",
+        ),
+        (r"^input should be (?P<what>'[^)]*)", "{label} must be one of {what}"),
+    )
+)
+
+
+def field_label(field: str) -> str:
+    """A problem's field as the form names it: 'Title', 'Action item 2: ticket'."""
+    match = re.match(r"action_items\[(\d+)\]\.?(\w*)", field)
+    if match:
+        part = _ACTION_PARTS.get(match[2], match[2])
+        return f"Action item {int(match[1]) + 1}" + (f": {part}" if part else "")
+    match = re.match(r"checks\[(\d+)\]\.?(\w*)", field)
+    if match:
+        return f"Check {int(match[1]) + 1}" + (f" ({match[2]})" if match[2] else "")
+    name = re.match(r"[A-Za-z_]+", field)
+    return _TITLES.get(name[0], field) if name else field
+
+
+def plain_problem(problem: Problem) -> str:
+    """A problem in a person's words, naming the field: "Title is empty", "Action item 1:
+    ticket must be a URL such as https://...; got 'JIRA-1234'"; otherwise the field's name
+    and the validator's sentence."""
+    label = field_label(problem.field)
+    for pattern, words in _PLAIN:
+        match = pattern.search(problem.message)
+        if match:
+            found = {k: v or "" for k, v in match.groupdict().items()}
+            text = words.format(label=label, **found)
+            return text.removesuffix("; got ''")
+    return f"{label}: {problem.message}"
+
+
 _ROWS = {"symptoms": 5, "trigger": 3, "detection": 6, "lessons": 4}
 
 _CSS = """<style>
@@ -562,6 +624,7 @@ class RecordForm:
             else (record.evidence.findings if record.evidence else [])
         )
         self.problems: list[Problem] = []
+        self.focused: Any = None  # what a failed save focused: the first field to fix
         self.last_saved: Saved | None = None
         self._quiet = False
         self._pending: asyncio.TimerHandle | None = None
@@ -951,6 +1014,7 @@ class RecordForm:
     # -- saving ----------------------------------------------------------------------------
 
     def _show_problems(self, problems: list[Problem]) -> None:
+        """Each problem in plain words under its field (or its action item's row)."""
         by_field: dict[str, list[str]] = {}
         rows = self.actions.kept_rows()
         for row in self.actions.rows:
@@ -958,20 +1022,14 @@ class RecordForm:
             _show(row["error"], False)
         for problem in problems:
             name = problem_field(problem)
+            words = plain_problem(problem)
             match = re.match(r"action_items\[(\d+)\]\.?(.*)", problem.field)
             if match and int(match[1]) < len(rows):
                 row = rows[int(match[1])]
-                part = f"{match[2]}: " if match[2] else ""
-                row["error"].value += f"<div>⚠ {html.escape(part + problem.message)}</div>"
+                row["error"].value += f"<div>⚠ {html.escape(words)}</div>"
                 _show(row["error"], True)
                 continue
-            if name in self.errors:
-                where = problem.field[len(name) :]
-                # a facet's message names the bad value; its index would only be noise
-                prefix = f"{where.lstrip('.')}: " if where and name not in FIELD_FACETS else ""
-                by_field.setdefault(name, []).append(prefix + problem.message)
-            else:
-                by_field.setdefault("", []).append(f"{problem.field}: {problem.message}")
+            by_field.setdefault(name if name in self.errors else "", []).append(words)
         for name, widget in self.errors.items():
             messages = by_field.get(name, [])
             widget.value = "".join(f"<div>⚠ {html.escape(m)}</div>" for m in messages)
@@ -982,6 +1040,45 @@ class RecordForm:
             for m in general
         )
         _show(self.general_errors, bool(general))
+
+    def _control(self, problem: Problem) -> Any:
+        """The widget a person types in to fix a problem (focused by a failed save)."""
+        name = problem_field(problem)
+        match = re.match(r"action_items\[(\d+)\]\.?(\w*)", problem.field)
+        rows = self.actions.kept_rows()
+        if match and int(match[1]) < len(rows):
+            return rows[int(match[1])].get(match[2] or "text", rows[int(match[1])]["text"])
+        if name in self.texts:
+            return self.texts[name]
+        if name in self.pickers:
+            return self.pickers[name].filter
+        if name == "remediation":
+            return self.remediation
+        return self.save_button
+
+    def first_problem(self, problems: list[Problem]) -> Problem | None:
+        """The problem of the field highest in the form."""
+
+        def place(problem: Problem) -> tuple[int, str]:
+            name = problem_field(problem)
+            rank = SCREEN_ORDER.index(name) if name in SCREEN_ORDER else len(SCREEN_ORDER)
+            return rank, problem.field
+
+        return min(problems, key=place, default=None)
+
+    def _refused(self, problems: list[Problem]) -> None:
+        """Say by the Save button which fields stop the save, and go to the first."""
+        first = self.first_problem(problems)
+        ordered = [first] + [p for p in problems if p is not first] if first else []
+        listed = "".join(f"<li>{html.escape(plain_problem(p))}</li>" for p in ordered)
+        noun = "this needs" if len(problems) == 1 else f"these {len(problems)} need"
+        self.status.value = (
+            f"<span style='color:#b00020'><b>Not saved</b>: {noun} fixing first (nothing was "
+            f"written):<ul style='margin:2px 0 0 0'>{listed}</ul></span>"
+        )
+        if first is not None:
+            self.focused = self._control(first)
+            self.focused.focus()
 
     def save(self) -> bool:
         """Validate and write case.yaml (with history); show problems and write nothing if any."""
@@ -1007,11 +1104,7 @@ class RecordForm:
         self.problems = problems
         self._show_problems(problems)
         if merged is None:
-            noun = "problem" if len(problems) == 1 else "problems"
-            self.status.value = (
-                f"<span style='color:#b00020'>Not saved: {len(problems)} {noun}, "
-                f"shown by the fields. Nothing was written.</span>"
-            )
+            self._refused(problems)
             return False
         saved = save_with_history(self.case_path, narrative, keep_versions=self.keep_versions)
         self.last_saved, self.record = saved, merged
@@ -1103,6 +1196,7 @@ __all__ = [
     "cite_line",
     "cited",
     "draft_path",
+    "field_label",
     "help_text",
     "history_dir",
     "history_versions",
@@ -1111,6 +1205,7 @@ __all__ = [
     "narrative_text",
     "pending_autosave",
     "pending_draft",
+    "plain_problem",
     "problem_field",
     "read_autosave",
     "record_form",
