@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import asyncio
 import os
+import re
 import shutil
 from pathlib import Path
 
@@ -12,7 +13,7 @@ import yaml
 
 from conftest import REPO
 from incidentbook.investigation import investigate
-from incidentbook.notebook.form import record_form
+from incidentbook.notebook.form import readable_time, record_form
 from incidentbook.record.draft import draft_record
 from incidentbook.record.narrative import (
     AUTOSAVE_FILE,
@@ -110,7 +111,7 @@ def test_save_writes_the_persons_narrative_and_only_that(incident):
     form.save_button.click()
 
     assert form.problems == []
-    assert "Saved at" in form.status.value
+    assert re.search(r"Saved at \d\d:\d\d:\d\d UTC to case.yaml", form.status.value)
     written = _written(case_path)
     assert written == {
         "trigger": "The shared WekaFS filled past 95% during the data reshuffle.",
@@ -236,6 +237,10 @@ def test_every_change_is_autosaved_and_offered_back_after_a_restart(incident):
     # the kernel restarts: a new form over the same drafted record offers the draft back
     again = record_form(record, case_path)
     assert again.restore_box.layout.display != "none"
+    assert again.widget.children.index(again.restore_box) == 1  # first thing after the style
+    saved_at = readable_time(state["saved_at"])
+    assert re.fullmatch(r"\d{4}-\d\d-\d\d \d\d:\d\d:\d\d \S+", saved_at)
+    assert f"Unsaved changes from {saved_at}" in again.restore_note.value
     assert again.texts["trigger"].value == ""
     again.restore_button.click()
     assert again.texts["trigger"].value == "Half-written thoughts"

@@ -25,7 +25,12 @@ from incidentbook.record.taxonomy import Taxonomy
 VEGALITE_MIME = "application/vnd.vegalite.v5+json"
 
 
-def _render(spec: dict, **metadata) -> dict:
+CHART_ACTIONS = {"export": True, "source": False, "compiled": False, "editor": False}
+"""The chart menu (vega-embed's `actions`): export as SVG or PNG; no "Open in Vega Editor",
+which needs the network, and no source views."""
+
+
+def _render(spec: dict, **metadata) -> tuple[dict, dict]:
     """Charts as Vega-Lite JSON under the mime type JupyterLab renders.
 
     altair 6 labels its output `application/vnd.vegalite.v6.json`, which JupyterLab 4
@@ -38,7 +43,8 @@ def _render(spec: dict, **metadata) -> dict:
         "chart",
     )
     text = title.get("text") if isinstance(title, dict) else title
-    return {VEGALITE_MIME: spec, "text/plain": f"<chart: {text}>"}
+    bundle = {VEGALITE_MIME: spec, "text/plain": f"<chart: {text}>"}
+    return bundle, {VEGALITE_MIME: {"embed_options": {"actions": CHART_ACTIONS}}}
 
 
 def setup() -> None:
@@ -334,3 +340,35 @@ def place(incident: str, out: str = "", force: bool = False) -> Place:
     IncidentFolder(folder)  # a clear error about the folder before anything is written
     target = resolve_output(out) if out else default_output(folder)
     return Place(folder, claim_output(target, folder, force=force))
+
+
+def verdict(inv: Investigation) -> Markdown:
+    """The diagnosis first: the most likely explanation in a sentence, how sure and why,
+    then the alternatives and what would tell each from it."""
+    found = inv.verdict
+    if found is None:
+        return Markdown(
+            "**Verdict:** none: the primary signal has no anomaly for the data to explain."
+        )
+    lines = [f"**Verdict** (confidence {found.confidence:.2f}): {found.summary}"]
+    if found.confidence_why:
+        lines += ["", f"*How sure:* {found.confidence_why}"]
+    if found.alternatives:
+        lines += ["", "Other explanations the data allows, and what would tell them apart:", ""]
+        lines += [f"- {a.summary} ({a.score:.2f}). {a.tell_apart}" for a in found.alternatives]
+    return Markdown("\n".join(lines))
+
+
+def written(outputs: Outputs, start: Path | str | None = None) -> Markdown:
+    """What was written: the absolute output folder, and each file as a link (relative to
+    the notebook's folder, `start`, so that JupyterLab opens it)."""
+    import os
+    from urllib.parse import quote
+
+    root = outputs.case.parent
+    here = Path(start or Path.cwd()).resolve()
+    lines = [f"Written to `{root}`:", ""]
+    for file in outputs.files():
+        href = quote(Path(os.path.relpath(file, here)).as_posix())
+        lines.append(f"- [{file.relative_to(root).as_posix()}]({href})")
+    return Markdown("\n".join(lines))

@@ -596,6 +596,26 @@ class ChecksEditor:
         self._render()
 
 
+FORM_PLACEHOLDER = (
+    "[The case-record form: run the workbook in JupyterLab to fill in and save the "
+    "narrative here. It is live only while the kernel runs.]"
+)
+
+
+def readable_time(stamp: Any) -> str:
+    """An ISO time (an autosave's saved_at) as a person reads it: local date, time and
+    zone ('2025-03-14 09:15:56 UTC'); text that is not a time as it is."""
+    if not stamp:
+        return ""
+    try:
+        when = datetime.fromisoformat(str(stamp))
+    except ValueError:
+        return str(stamp)
+    if when.tzinfo is None:
+        when = when.replace(tzinfo=UTC)
+    return f"{when.astimezone():%Y-%m-%d %H:%M:%S %Z}"
+
+
 class RecordForm:
     """The form over one drafted record; display it, or its `.widget`, in a notebook."""
 
@@ -783,8 +803,8 @@ class RecordForm:
         self.widget = W.VBox(
             [
                 _html(_CSS),
-                _html(heading),
                 self.restore_box,
+                _html(heading),
                 section("What happened", self.fields["title"], self.fields["symptoms"]),
                 section("Why", self.fields["trigger"], pickers),
                 section("How it was found", self.fields["detection"], findings_box),
@@ -979,7 +999,7 @@ class RecordForm:
         if pending_autosave(self.case_path) is None:
             return
         self._offered = state
-        when = state.get("saved_at") or "an earlier session"
+        when = readable_time(state.get("saved_at")) or "an earlier session"
         self.restore_note.value = (
             f"<b>Unsaved changes from {html.escape(str(when))}</b> are in "
             f"<code>{AUTOSAVE_FILE}</code>, newer than case.yaml. Restore them into the form? "
@@ -999,7 +1019,7 @@ class RecordForm:
         _show(self.restore_box, False)
         self.status.value = (
             f"<span style='color:#666'>restored the unsaved draft of "
-            f"{html.escape(str(state.get('saved_at') or ''))}; not saved yet</span>"
+            f"{html.escape(readable_time(state.get('saved_at')))}; not saved yet</span>"
         )
 
     def dismiss_draft(self) -> None:
@@ -1113,15 +1133,15 @@ class RecordForm:
             self._pending = None
         self._set_aside_stale_draft()
         self.autosave_path.unlink(missing_ok=True)
-        now = datetime.now().astimezone()
+        now = datetime.now(UTC)
         note = ""
         if saved.kept is not None:
             note = f"; previous version kept as {saved.kept.relative_to(self.case_path.parent)}"
         elif saved.unchanged:
             note = "; unchanged"
         self.status.value = (
-            f"Saved at {now:%H:%M:%S} to {html.escape(self.case_path.name)}{html.escape(note)}. "
-            f"Re-run the workbook to redraw the record with it."
+            f"Saved at {now:%H:%M:%S} UTC to {html.escape(self.case_path.name)}"
+            f"{html.escape(note)}. Re-run the workbook to redraw the record with it."
         )
         self.status.add_class("ib-saved")
         return True
@@ -1129,7 +1149,10 @@ class RecordForm:
     # -- display ---------------------------------------------------------------------------
 
     def _repr_mimebundle_(self, **kwargs):
-        return self.widget._repr_mimebundle_(**kwargs)
+        """The live widget, and for a notebook opened without its kernel (the committed
+        workbook, an executed copy) a sentence instead of the widgets' repr."""
+        bundle = self.widget._repr_mimebundle_(**kwargs) or {}
+        return {**bundle, "text/plain": FORM_PLACEHOLDER}
 
 
 def record_form(
@@ -1208,6 +1231,7 @@ __all__ = [
     "plain_problem",
     "problem_field",
     "read_autosave",
+    "readable_time",
     "record_form",
     "remediation_items",
     "save_with_history",
