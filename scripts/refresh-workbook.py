@@ -28,7 +28,19 @@ NotebookClient(
     resources={"metadata": {"path": str(NOTEBOOK.parent)}},
 ).execute()
 notebook.metadata.pop("widgets", None)
+# The kernelspec as JupyterLab's kernel reports it: any other display name is rewritten
+# when the notebook connects, which marks the committed workbook modified on opening.
+notebook.metadata["kernelspec"] = {
+    "display_name": "Python 3 (ipykernel)",
+    "language": "python",
+    "name": "python3",
+}
+WIDGET = "application/vnd.jupyter.widget-view+json"
 for cell in notebook.cells:
     cell.metadata.pop("execution", None)
+    # A widget's view points at a model that lives only in the kernel that ran it: stored,
+    # it shows as an error or a repr. The sentence beside it stays.
+    for output in cell.get("outputs", []):
+        output.get("data", {}).pop(WIDGET, None)
 nbformat.write(notebook, NOTEBOOK)
 print(f"refreshed {NOTEBOOK}")

@@ -625,6 +625,9 @@ def _params(pairs: tuple[tuple[str, str], ...]) -> dict[str, str]:
     help="A host's boot time (RFC 3339) for kernel lines timed since boot; without HOST, "
     "every host's (repeatable).",
 )
+@click.option(
+    "--force", is_flag=True, help="Write into an --out folder holding another incident's outputs."
+)
 def run(
     incident: Path,
     start: str | None,
@@ -633,6 +636,7 @@ def run(
     out: Path | None,
     source: str | None,
     boot_time: tuple[str, ...],
+    force: bool,
 ) -> None:
     """Run the incident workbook through papermill; print the notebook, record and report."""
     from incidentbook.incident import IncidentFolder
@@ -644,7 +648,7 @@ def run(
     if boot_time:
         parse_boot_times(boot_time)  # a bad time is said here, not in a failed cell
         params["boot_time"] = ",".join(boot_time)
-    result = run_detached(incident, out, start=start, end=end, parameters=params)
+    result = run_detached(incident, out, start=start, end=end, parameters=params, force=force)
     click.echo(str(result.notebook))
     click.echo(str(result.case))
     click.echo(str(result.report))

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import asyncio
 import os
+import re
 import shutil
 from pathlib import Path
 
@@ -12,7 +13,7 @@ import yaml
 
 from conftest import REPO
 from incidentbook.investigation import investigate
-from incidentbook.notebook.form import record_form
+from incidentbook.notebook.form import readable_time, record_form
 from incidentbook.record.draft import draft_record
 from incidentbook.record.narrative import (
     AUTOSAVE_FILE,
@@ -99,7 +100,7 @@ def test_save_writes_the_persons_narrative_and_only_that(incident):
     form = record_form(record, case_path)
     form.texts["trigger"].value = "The shared WekaFS filled past 95% during the data reshuffle."
     form.pickers["root_causes"].value = ["shared-filesystem-capacity"]
-    form.pickers["contributing_factors"].select.value = ("storage-near-capacity",)
+    form.pickers["contributing_factors"].click("storage-near-capacity")
     form.remediation.value = "Freed 40 TB of old checkpoints\n\n  Moved the cache to local NVMe  "
     row = form.actions.add()
     row["text"].value = "Alert when the filesystem passes 85%"
@@ -110,7 +111,7 @@ def test_save_writes_the_persons_narrative_and_only_that(incident):
     form.save_button.click()
 
     assert form.problems == []
-    assert "Saved at" in form.status.value
+    assert re.search(r"Saved at \d\d:\d\d:\d\d UTC to case.yaml", form.status.value)
     written = _written(case_path)
     assert written == {
         "trigger": "The shared WekaFS filled past 95% during the data reshuffle.",
@@ -175,18 +176,26 @@ def test_invalid_values_are_shown_by_their_fields_and_nothing_is_written(inciden
 
     assert not case_path.exists()
     assert {p for p in _listing(case_path.parent) if HISTORY_DIR in p} == set()
-    assert "Not saved" in form.status.value
-    assert "at least 1 character" in form.errors["title"].value
+    status = form.status.value.replace("&#x27;", "'")
+    assert "Not saved" in status
+    # by the Save button, each field named in plain words, the first field first
+    assert status.index("<li>Title is empty</li>") < status.index("Root causes:")
+    assert "<li>Components: choose at least one value</li>" in status
+    assert "<li>Action item 1: text is empty</li>" in status
+    assert "string should have" not in status
+    assert form.focused is form.texts["title"]  # the first field to fix is focused
+    assert "Title is empty" in form.errors["title"].value
     assert "'wekafs-was-full' is not a known root cause id" in form.errors[
         "root_causes"
     ].value.replace("&#x27;", "'")
-    assert "at least 1 item" in form.errors["components"].value
-    assert "text: " in row["error"].value
+    assert "choose at least one value" in form.errors["components"].value
+    assert "Action item 1: text is empty" in row["error"].value
     for name in ("title", "root_causes", "components"):
         assert form.errors[name].layout.display != "none"
     assert form.errors["symptoms"].layout.display == "none"
     assert form.fields["title"].children[-1] is form.errors["title"]  # right under the field
-    assert "⚠" in form.pickers["root_causes"].select.options[0][0]  # the bad id is visible
+    bad = form.pickers["root_causes"].options.children[0]  # the bad id is visible, first
+    assert "⚠" in bad.description and bad.value
     # only the case.yaml and history are guarded; the autosave keeps the person's work
     assert set(_listing(case_path.parent)) - set(before) <= {AUTOSAVE_FILE}
 
@@ -207,7 +216,7 @@ def test_an_existing_case_yaml_is_left_alone_when_the_form_is_invalid(incident):
     form = record_form(record, case_path)
     form.texts["symptoms"].value = ""
     form.save_button.click()
-    assert "at least 1 character" in form.errors["symptoms"].value
+    assert "Symptoms is empty" in form.errors["symptoms"].value
     assert case_path.read_text(encoding="utf-8") == "trigger: a person's words\n"
     assert case_path.stat().st_mtime_ns == 1
     assert not (case_path.parent / HISTORY_DIR).exists()
@@ -228,6 +237,10 @@ def test_every_change_is_autosaved_and_offered_back_after_a_restart(incident):
     # the kernel restarts: a new form over the same drafted record offers the draft back
     again = record_form(record, case_path)
     assert again.restore_box.layout.display != "none"
+    assert again.widget.children.index(again.restore_box) == 1  # first thing after the style
+    saved_at = readable_time(state["saved_at"])
+    assert re.fullmatch(r"\d{4}-\d\d-\d\d \d\d:\d\d:\d\d \S+", saved_at)
+    assert f"Unsaved changes from {saved_at}" in again.restore_note.value
     assert again.texts["trigger"].value == ""
     again.restore_button.click()
     assert again.texts["trigger"].value == "Half-written thoughts"
@@ -426,4 +439,87 @@ def test_an_invalid_check_in_the_form_is_named_and_not_saved(incident):
     assert form.save() is False
     assert not case_path.exists()
     text = form.errors["checks"].value
-    assert "[0].expr" in text and "not valid PromQL" in text and "case smollm3-storage" in text
+    assert (
+        "Check 1 (expr)" in text and "not valid PromQL" in text and "case smollm3-storage" in text
+    )
+
+
+# -- pickers: one value per click ----------------------------------------------------------
+
+
+def test_a_click_adds_or_removes_one_value_and_unknown_stands_alone():
+    from incidentbook.notebook.form import toggle_choice
+
+    chosen = ["storage", "shared-filesystem", "dataloader"]
+    assert toggle_choice(chosen, "gpu", True) == ([*chosen, "gpu"], [])
+    assert toggle_choice(chosen, "shared-filesystem", False) == (["storage", "dataloader"], [])
+    assert toggle_choice(chosen, "storage", True) == (chosen, [])
+    assert toggle_choice(["unknown"], "storage", True) == (["storage"], ["unknown"])
+    assert toggle_choice(chosen, "unknown", True) == (["unknown"], chosen)
+
+
+def test_filtering_never_hides_a_choice():
+    from incidentbook.notebook.form import visible_choices
+    from incidentbook.record.taxonomy import load_taxonomy
+
+    taxonomy = load_taxonomy()
+    shown = visible_choices(taxonomy, "root_cause", "capacity", ["unknown"])
+    assert "shared-filesystem-capacity" in shown
+    assert "unknown" in shown  # chosen, so listed though it does not match
+    assert "faulty-gpu" not in shown
+    assert visible_choices(taxonomy, "root_cause", "capacity", []).count("unknown") == 0
+
+
+def test_the_picker_keeps_every_other_choice_on_a_click(incident):
+    case_path, record = incident
+    form = record_form(record, case_path)
+    picker = form.pickers["components"]
+    drafted = picker.value
+    assert len(drafted) >= 2
+    picker.filter.value = "gpu"
+    picker.click("gpu")
+    assert picker.value == [*drafted, "gpu"]  # the choices filtered out of view are kept
+    visible = {b.tooltip for b in picker.options.children}
+    assert set(drafted) <= visible  # and shown, ticked
+    assert all(picker.boxes[v].value for v in drafted)
+    assert f"{len(drafted) + 1} chosen" in picker.count.value
+    picker.click(drafted[0])
+    assert picker.value == [*drafted[1:], "gpu"]
+
+    causes = form.pickers["root_causes"]
+    assert causes.value == ["unknown"]
+    causes.click("shared-filesystem-capacity")
+    assert causes.value == ["shared-filesystem-capacity"]
+    assert not causes.boxes["unknown"].value
+    causes.click("unknown")
+    assert causes.value == ["unknown"]
+    assert "replaces" in causes.hint.value and "Shared filesystem" in causes.hint.value
+
+
+def test_unknown_beside_a_real_value_is_refused_by_the_record(incident):
+    _, record = incident
+    merged, problems = validate_narrative(
+        record, {"root_causes": ["unknown", "shared-filesystem-capacity"]}
+    )
+    assert merged is None
+    assert problems[0].field == "root_causes"
+    assert "'unknown' cannot be chosen together with shared-filesystem-capacity" in (
+        problems[0].message
+    )
+
+
+def test_a_ticket_that_is_not_a_url_is_said_plainly_and_its_box_focused(incident):
+    case_path, record = incident
+    form = record_form(record, case_path)
+    row = form.actions.add()
+    row["text"].value = "Alert when the filesystem passes 85%"
+    row["link"].value = "JIRA-1234"
+    form.save_button.click()
+    assert not case_path.exists()
+    expected = (
+        "Action item 1: ticket must be a URL such as https://tracker.example/PROJ-1234; "
+        "got 'JIRA-1234'"
+    )
+    assert expected in form.status.value.replace("&#x27;", "'")
+    assert expected in row["error"].value.replace("&#x27;", "'")
+    assert form.focused is row["link"]

@@ -18,7 +18,7 @@ from incidentbook.charts.hosts import worst_signals as worst_signals
 from incidentbook.errors import IncidentbookError
 from incidentbook.investigation import Investigation, investigate
 from incidentbook.outputs.publish import Outputs, publish
-from incidentbook.paths import resources_dir
+from incidentbook.paths import resolve_input, resolve_output, resources_dir
 from incidentbook.record.draft import draft as draft_case
 from incidentbook.record.model import CaseRecord
 from incidentbook.record.taxonomy import Taxonomy
@@ -26,7 +26,12 @@ from incidentbook.record.taxonomy import Taxonomy
 VEGALITE_MIME = "application/vnd.vegalite.v5+json"
 
 
-def _render(spec: dict, **metadata) -> dict:
+CHART_ACTIONS = {"export": True, "source": False, "compiled": False, "editor": False}
+"""The chart menu (vega-embed's `actions`): export as SVG or PNG; no "Open in Vega Editor",
+which needs the network, and no source views."""
+
+
+def _render(spec: dict, **metadata) -> tuple[dict, dict]:
     """Charts as Vega-Lite JSON under the mime type JupyterLab renders.
 
     altair 6 labels its output `application/vnd.vegalite.v6.json`, which JupyterLab 4
@@ -39,7 +44,8 @@ def _render(spec: dict, **metadata) -> dict:
         "chart",
     )
     text = title.get("text") if isinstance(title, dict) else title
-    return {VEGALITE_MIME: spec, "text/plain": f"<chart: {text}>"}
+    bundle = {VEGALITE_MIME: spec, "text/plain": f"<chart: {text}>"}
+    return bundle, {VEGALITE_MIME: {"embed_options": {"actions": CHART_ACTIONS}}}
 
 
 def setup() -> None:
@@ -59,19 +65,14 @@ def project_root() -> Path | None:
 
 
 def locate(path: str) -> Path:
-    """A path as given, or relative to the project's checkout (the parameters' defaults)."""
-    given = Path(path).expanduser()
-    if given.exists() or given.is_absolute():
-        return given
-    root = project_root()
-    return root / given if root and (root / given).exists() else given
+    """A path as given, or found from the notebook's folder up to its project's root
+    (paths.resolve_input); never in the installed package's checkout."""
+    return resolve_input(path)
 
 
 def output_dir(out: str) -> Path:
-    """Where the outputs go: as given, or under the checkout for a relative default."""
-    given = Path(out).expanduser()
-    root = project_root()
-    return given if given.is_absolute() or root is None else root / given
+    """Where the outputs go: as given, or under the notebook's project root."""
+    return resolve_output(out)
 
 
 def load(
@@ -334,3 +335,66 @@ def outputs_table(outputs: Outputs) -> pl.DataFrame:
     root = outputs.case.parent
     files = [outputs.case, outputs.report, *outputs.charts, *outputs.others]
     return pl.DataFrame({"written": [str(p.relative_to(root)) for p in files]})
+
+
+class Place:
+    """The incident folder and the output folder of a run, absolute, shown at the top of
+    the workbook so that a person sees which checkout's files it reads and writes."""
+
+    def __init__(self, incident: Path, out: Path):
+        self.incident, self.out = incident, out
+
+    def __repr__(self) -> str:
+        return f"incident: {self.incident}\noutputs:  {self.out}"
+
+    def _repr_markdown_(self) -> str:
+        return (
+            f"**Incident folder:** `{self.incident}`  \n"
+            f"**Output folder:** `{self.out}` (case.json, report.html, charts/)"
+        )
+
+
+def place(incident: str, out: str = "", force: bool = False) -> Place:
+    """Where this run reads and writes. Relative paths are found from the notebook's folder
+    up to its project's root (never in the installed package's checkout); an empty `out`
+    is out/<incident id> there. The output folder is marked as this incident's, and one
+    marked as another's is refused (OutputTaken) unless `force`."""
+    from incidentbook.incident import IncidentFolder
+    from incidentbook.paths import claim_output, default_output
+
+    folder = resolve_input(incident)
+    IncidentFolder(folder)  # a clear error about the folder before anything is written
+    target = resolve_output(out) if out else default_output(folder)
+    return Place(folder, claim_output(target, folder, force=force))
+
+
+def verdict(inv: Investigation) -> Markdown:
+    """The diagnosis first: the most likely explanation in a sentence, how sure and why,
+    then the alternatives and what would tell each from it."""
+    found = inv.verdict
+    if found is None:
+        return Markdown(
+            "**Verdict:** none: the primary signal has no anomaly for the data to explain."
+        )
+    lines = [f"**Verdict** (confidence {found.confidence:.2f}): {found.summary}"]
+    if found.confidence_why:
+        lines += ["", f"*How sure:* {found.confidence_why}"]
+    if found.alternatives:
+        lines += ["", "Other explanations the data allows, and what would tell them apart:", ""]
+        lines += [f"- {a.summary} ({a.score:.2f}). {a.tell_apart}" for a in found.alternatives]
+    return Markdown("\n".join(lines))
+
+
+def written(outputs: Outputs, start: Path | str | None = None) -> Markdown:
+    """What was written: the absolute output folder, and each file as a link (relative to
+    the notebook's folder, `start`, so that JupyterLab opens it)."""
+    import os
+    from urllib.parse import quote
+
+    root = outputs.case.parent
+    here = Path(start or Path.cwd()).resolve()
+    lines = [f"Written to `{root}`:", ""]
+    for file in outputs.files():
+        href = quote(Path(os.path.relpath(file, here)).as_posix())
+        lines.append(f"- [{file.relative_to(root).as_posix()}]({href})")
+    return Markdown("\n".join(lines))

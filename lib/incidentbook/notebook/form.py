@@ -99,6 +99,68 @@ def help_text(name: str) -> str:
     return text.removesuffix(".") + _HOW[name] if name in _HOW else text
 
 
+# The order a person meets the fields in the form: the first one with a problem is the
+# one Save scrolls to.
+SCREEN_ORDER: tuple[str, ...] = (
+    "title",
+    "symptoms",
+    "trigger",
+    "root_causes",
+    "components",
+    "symptom_tags",
+    "contributing_factors",
+    "detection",
+    "remediation",
+    "action_items",
+    "lessons",
+    "checks",
+)
+_ACTION_PARTS = {"text": "text", "owner": "owner", "status": "status", "link": "ticket"}
+_PLAIN: tuple[tuple[re.Pattern[str], str], ...] = tuple(
+    (re.compile(pattern), words)
+    for pattern, words in (
+        (r"^string should have at least 1 character", "{label} is empty"),
+        (r"should have at least 1 item", "{label}: choose at least one value"),
+        (
+            r"^input should be a valid URL.*?(?:\(got '(?P<got>.*)'\))?$",
+            "{label} must be a URL such as https://tracker.example/PROJ-1234; got '{got}'",
+        ),
+        (
+            r"^string should have at most (?P<n>\d+) characters",
+            "{label} is longer than {n} characters",
+        ),
+        (r"^input should be (?P<what>'[^)]*)", "{label} must be one of {what}"),
+    )
+)
+
+
+def field_label(field: str) -> str:
+    """A problem's field as the form names it: 'Title', 'Action item 2: ticket'."""
+    match = re.match(r"action_items\[(\d+)\]\.?(\w*)", field)
+    if match:
+        part = _ACTION_PARTS.get(match[2], match[2])
+        return f"Action item {int(match[1]) + 1}" + (f": {part}" if part else "")
+    match = re.match(r"checks\[(\d+)\]\.?(\w*)", field)
+    if match:
+        return f"Check {int(match[1]) + 1}" + (f" ({match[2]})" if match[2] else "")
+    name = re.match(r"[A-Za-z_]+", field)
+    return _TITLES.get(name[0], field) if name else field
+
+
+def plain_problem(problem: Problem) -> str:
+    """A problem in a person's words, naming the field: "Title is empty", "Action item 1:
+    ticket must be a URL such as https://...; got 'JIRA-1234'"; otherwise the field's name
+    and the validator's sentence."""
+    label = field_label(problem.field)
+    for pattern, words in _PLAIN:
+        match = pattern.search(problem.message)
+        if match:
+            found = {k: v or "" for k, v in match.groupdict().items()}
+            text = words.format(label=label, **found)
+            return text.removesuffix("; got ''")
+    return f"{label}: {problem.message}"
+
+
 _ROWS = {"symptoms": 5, "trigger": 3, "detection": 6, "lessons": 4}
 
 _CSS = """<style>
@@ -121,7 +183,8 @@ _CSS = """<style>
 .ib-form .ib-findings { border: 1px solid #ddd; padding: 2px 6px; }
 .ib-form .ib-saved .widget-html-content { color: #1b5e20; }
 .ib-form .ib-restore { background: #fff8e1; border: 1px solid #e6c65c; padding: 4px 8px; }
-.ib-form select option { padding: 1px 2px; }
+.ib-form .ib-option { min-height: 22px; }
+.ib-form .ib-option label { white-space: nowrap; }
 </style>"""
 
 
@@ -151,14 +214,60 @@ def _close(widget: Any) -> None:
     widget.close()
 
 
-class FacetPicker:
-    """Several values of one facet: a filter, a multi-select of the tree, the chosen ones.
+UNKNOWN = "unknown"
+"""The value every facet has for 'not known'; it never stands beside a known value."""
 
-    Options show each value's label indented by its depth; the filter keeps values whose
-    label, id or description contains the text, with their parents. Choices hidden by the
-    filter stay chosen. Below, each chosen value with its path, id and description, and a
-    button to remove it. An id the taxonomy does not know is kept and flagged, so that
-    validation names it instead of the form dropping it silently.
+
+def toggle_choice(chosen: Iterable[str], value_id: str, on: bool) -> tuple[list[str], list[str]]:
+    """What one click on a picker's value does: the ids chosen after it, and those it
+    dropped. A click adds or removes that one value and keeps every other choice; choosing
+    a real value drops `unknown`, and choosing `unknown` drops the real values (which the
+    picker then names, so the person sees what went)."""
+    chosen = list(dict.fromkeys(chosen))
+    if not on:
+        return [v for v in chosen if v != value_id], []
+    if value_id in chosen:
+        return chosen, []
+    if value_id == UNKNOWN:
+        return [UNKNOWN], [v for v in chosen if v != UNKNOWN]
+    dropped = [UNKNOWN] if UNKNOWN in chosen else []
+    return [v for v in chosen if v != UNKNOWN] + [value_id], dropped
+
+
+def visible_choices(
+    taxonomy: Taxonomy, facet: str, text: str, chosen: Iterable[str] = ()
+) -> list[str]:
+    """The ids a picker lists under a filter: the values whose label, id or description
+    holds the text, their parents, and every chosen value (a choice is never hidden, so
+    none stays selected out of sight); ids the taxonomy does not know first."""
+    tree = taxonomy.tree(facet)
+    known = {v.id for v, _ in tree}
+    chosen = list(dict.fromkeys(chosen))
+    strange = [v for v in chosen if v not in known]
+    text = text.strip().lower()
+    if not text:
+        return strange + [v.id for v, _ in tree]
+    hits = {
+        v.id
+        for v, _ in tree
+        if text in v.label.lower() or text in v.id or text in v.description.lower()
+    }
+    shown = hits | set(chosen)
+    for hit in hits:
+        shown.update(taxonomy.ancestors(facet, hit))
+    return strange + [v.id for v, _ in tree if v.id in shown]
+
+
+class FacetPicker:
+    """Several values of one facet: a filter, a list of check boxes over the tree, and the
+    chosen ones.
+
+    A click on a box adds or removes that value alone (toggle_choice); the list shows each
+    value's label indented by its depth; the filter keeps values whose label, id or
+    description contains the text, with their parents, and always the chosen ones. Above
+    the list, how many are chosen; below, each chosen value with its path, id and
+    description, and a button to remove it. An id the taxonomy does not know is kept and
+    flagged, so that validation names it instead of the form dropping it silently.
     """
 
     def __init__(self, facet: str, taxonomy: Taxonomy, value: Iterable[str] = ()):
@@ -173,18 +282,21 @@ class FacetPicker:
             continuous_update=True,
             layout=W.Layout(width="auto"),
         )
-        self.select = W.SelectMultiple(options=[], rows=8, layout=W.Layout(width="auto"))
-        self.select.add_class("ib-select")
-        self.chosen = W.VBox(layout=W.Layout(margin="4px 0 0 0"))
-        self.hint = _html(
-            "<span class='ib-note'>Ctrl- or Cmd-click to choose several.</span>", "ib-note"
+        self.boxes: dict[str, Any] = {}
+        self.options = W.VBox(
+            layout=W.Layout(
+                max_height="190px", overflow="auto", border="1px solid #ddd", padding="2px 4px"
+            )
         )
-        self.widget = W.VBox([self.filter, self.select, self.hint, self.chosen])
+        self.options.add_class("ib-options")
+        self.count = _html("", "ib-note", "ib-count")
+        self.hint = _html("", "ib-note", "ib-hint")
+        self.chosen = W.VBox(layout=W.Layout(margin="4px 0 0 0"))
+        self.widget = W.VBox([self.filter, self.count, self.options, self.hint, self.chosen])
         self.widget.add_class(f"ib-picker-{facet}")
         self._refresh_options()
         self._refresh_chosen()
         self.filter.observe(lambda _: self._refresh_options(), names="value")
-        self.select.observe(self._on_select, names="value")
 
     @property
     def value(self) -> list[str]:
@@ -193,6 +305,7 @@ class FacetPicker:
     @value.setter
     def value(self, ids: Iterable[str]) -> None:
         self._value = list(dict.fromkeys(ids))
+        self.hint.value = ""
         self._refresh_options()
         self._refresh_chosen()
         self._notify()
@@ -207,41 +320,63 @@ class FacetPicker:
     def _label(self, value_id: str) -> str:
         if value_id not in self._known:
             return f"⚠ {value_id} (not in the taxonomy)"
-        value, depth = self._known[value_id]
-        return "    " * depth + value.label
+        return self._known[value_id][0].label
 
-    def _visible(self) -> list[str]:
-        unknown = [v for v in self._value if v not in self._known]
-        text = self.filter.value.strip().lower()
-        if not text:
-            return unknown + [v.id for v, _ in self._tree]
-        hits = {
-            v.id
-            for v, _ in self._tree
-            if text in v.label.lower() or text in v.id or text in v.description.lower()
-        }
-        shown = set(hits)
-        for hit in hits:
-            shown.update(self.taxonomy.ancestors(self.facet, hit))
-        return unknown + [v.id for v, _ in self._tree if v.id in shown]
+    def visible(self) -> list[str]:
+        """The ids the list shows now."""
+        return visible_choices(self.taxonomy, self.facet, self.filter.value, self._value)
+
+    def _box(self, value_id: str) -> Any:
+        box = self.boxes.get(value_id)
+        if box is None:
+            depth = self._known[value_id][1] if value_id in self._known else 0
+            box = W.Checkbox(
+                value=False,
+                description=self._label(value_id),
+                indent=False,
+                tooltip=value_id,
+                layout=W.Layout(width="auto", margin=f"0 0 0 {18 * depth}px", height="22px"),
+            )
+            box.add_class("ib-option")
+            box.observe(lambda c, v=value_id: self._clicked(v, c["new"]), names="value")
+            self.boxes[value_id] = box
+        return box
 
     def _refresh_options(self) -> None:
-        visible = self._visible()
+        visible = self.visible()
         self._updating = True
         try:
-            self.select.options = [(self._label(i), i) for i in visible]
-            self.select.value = tuple(i for i in visible if i in self._value)
+            shown = [self._box(i) for i in visible]
+            for value_id, box in self.boxes.items():
+                box.value = value_id in self._value
+            self.options.children = shown
         finally:
             self._updating = False
+        n = len(self._value)
+        hidden = len(self._tree) - sum(v in self._known for v in visible)
+        self.count.value = (
+            f"<span class='ib-note'>{n} chosen"
+            + (f"; {hidden} values hidden by the filter" if hidden else "")
+            + "</span>"
+        )
 
-    def _on_select(self, change: dict) -> None:
+    def click(self, value_id: str) -> None:
+        """A person's click on a value's box (what the front end does)."""
+        box = self._box(value_id)
+        box.value = not box.value
+
+    def _clicked(self, value_id: str, on: bool) -> None:
         if self._updating:
             return
-        visible = {value for _, value in self.select.options}
-        now = set(change["new"])
-        kept = [v for v in self._value if v not in visible or v in now]
-        added = [v for v in change["new"] if v not in kept]
-        self._value = kept + added
+        self._value, dropped = toggle_choice(self._value, value_id, on)
+        self.hint.value = (
+            f"<span class='ib-note'>{html.escape(self._label(value_id))} replaces "
+            + ", ".join(html.escape(self._label(v)) for v in dropped)
+            + "</span>"
+            if dropped
+            else ""
+        )
+        self._refresh_options()
         self._refresh_chosen()
         self._notify()
 
@@ -461,6 +596,26 @@ class ChecksEditor:
         self._render()
 
 
+FORM_PLACEHOLDER = (
+    "[The case-record form: run the workbook in JupyterLab to fill in and save the "
+    "narrative here. It is live only while the kernel runs.]"
+)
+
+
+def readable_time(stamp: Any) -> str:
+    """An ISO time (an autosave's saved_at) as a person reads it: local date, time and
+    zone ('2025-03-14 09:15:56 UTC'); text that is not a time as it is."""
+    if not stamp:
+        return ""
+    try:
+        when = datetime.fromisoformat(str(stamp))
+    except ValueError:
+        return str(stamp)
+    if when.tzinfo is None:
+        when = when.replace(tzinfo=UTC)
+    return f"{when.astimezone():%Y-%m-%d %H:%M:%S %Z}"
+
+
 class RecordForm:
     """The form over one drafted record; display it, or its `.widget`, in a notebook."""
 
@@ -489,6 +644,7 @@ class RecordForm:
             else (record.evidence.findings if record.evidence else [])
         )
         self.problems: list[Problem] = []
+        self.focused: Any = None  # what a failed save focused: the first field to fix
         self.last_saved: Saved | None = None
         self._quiet = False
         self._pending: asyncio.TimerHandle | None = None
@@ -647,8 +803,8 @@ class RecordForm:
         self.widget = W.VBox(
             [
                 _html(_CSS),
-                _html(heading),
                 self.restore_box,
+                _html(heading),
                 section("What happened", self.fields["title"], self.fields["symptoms"]),
                 section("Why", self.fields["trigger"], pickers),
                 section("How it was found", self.fields["detection"], findings_box),
@@ -843,7 +999,7 @@ class RecordForm:
         if pending_autosave(self.case_path) is None:
             return
         self._offered = state
-        when = state.get("saved_at") or "an earlier session"
+        when = readable_time(state.get("saved_at")) or "an earlier session"
         self.restore_note.value = (
             f"<b>Unsaved changes from {html.escape(str(when))}</b> are in "
             f"<code>{AUTOSAVE_FILE}</code>, newer than case.yaml. Restore them into the form? "
@@ -863,7 +1019,7 @@ class RecordForm:
         _show(self.restore_box, False)
         self.status.value = (
             f"<span style='color:#666'>restored the unsaved draft of "
-            f"{html.escape(str(state.get('saved_at') or ''))}; not saved yet</span>"
+            f"{html.escape(readable_time(state.get('saved_at')))}; not saved yet</span>"
         )
 
     def dismiss_draft(self) -> None:
@@ -878,6 +1034,7 @@ class RecordForm:
     # -- saving ----------------------------------------------------------------------------
 
     def _show_problems(self, problems: list[Problem]) -> None:
+        """Each problem in plain words under its field (or its action item's row)."""
         by_field: dict[str, list[str]] = {}
         rows = self.actions.kept_rows()
         for row in self.actions.rows:
@@ -885,20 +1042,14 @@ class RecordForm:
             _show(row["error"], False)
         for problem in problems:
             name = problem_field(problem)
+            words = plain_problem(problem)
             match = re.match(r"action_items\[(\d+)\]\.?(.*)", problem.field)
             if match and int(match[1]) < len(rows):
                 row = rows[int(match[1])]
-                part = f"{match[2]}: " if match[2] else ""
-                row["error"].value += f"<div>⚠ {html.escape(part + problem.message)}</div>"
+                row["error"].value += f"<div>⚠ {html.escape(words)}</div>"
                 _show(row["error"], True)
                 continue
-            if name in self.errors:
-                where = problem.field[len(name) :]
-                # a facet's message names the bad value; its index would only be noise
-                prefix = f"{where.lstrip('.')}: " if where and name not in FIELD_FACETS else ""
-                by_field.setdefault(name, []).append(prefix + problem.message)
-            else:
-                by_field.setdefault("", []).append(f"{problem.field}: {problem.message}")
+            by_field.setdefault(name if name in self.errors else "", []).append(words)
         for name, widget in self.errors.items():
             messages = by_field.get(name, [])
             widget.value = "".join(f"<div>⚠ {html.escape(m)}</div>" for m in messages)
@@ -909,6 +1060,45 @@ class RecordForm:
             for m in general
         )
         _show(self.general_errors, bool(general))
+
+    def _control(self, problem: Problem) -> Any:
+        """The widget a person types in to fix a problem (focused by a failed save)."""
+        name = problem_field(problem)
+        match = re.match(r"action_items\[(\d+)\]\.?(\w*)", problem.field)
+        rows = self.actions.kept_rows()
+        if match and int(match[1]) < len(rows):
+            return rows[int(match[1])].get(match[2] or "text", rows[int(match[1])]["text"])
+        if name in self.texts:
+            return self.texts[name]
+        if name in self.pickers:
+            return self.pickers[name].filter
+        if name == "remediation":
+            return self.remediation
+        return self.save_button
+
+    def first_problem(self, problems: list[Problem]) -> Problem | None:
+        """The problem of the field highest in the form."""
+
+        def place(problem: Problem) -> tuple[int, str]:
+            name = problem_field(problem)
+            rank = SCREEN_ORDER.index(name) if name in SCREEN_ORDER else len(SCREEN_ORDER)
+            return rank, problem.field
+
+        return min(problems, key=place, default=None)
+
+    def _refused(self, problems: list[Problem]) -> None:
+        """Say by the Save button which fields stop the save, and go to the first."""
+        first = self.first_problem(problems)
+        ordered = [first] + [p for p in problems if p is not first] if first else []
+        listed = "".join(f"<li>{html.escape(plain_problem(p))}</li>" for p in ordered)
+        noun = "this needs" if len(problems) == 1 else f"these {len(problems)} need"
+        self.status.value = (
+            f"<span style='color:#b00020'><b>Not saved</b>: {noun} fixing first (nothing was "
+            f"written):<ul style='margin:2px 0 0 0'>{listed}</ul></span>"
+        )
+        if first is not None:
+            self.focused = self._control(first)
+            self.focused.focus()
 
     def save(self) -> bool:
         """Validate and write case.yaml (with history); show problems and write nothing if any."""
@@ -934,11 +1124,7 @@ class RecordForm:
         self.problems = problems
         self._show_problems(problems)
         if merged is None:
-            noun = "problem" if len(problems) == 1 else "problems"
-            self.status.value = (
-                f"<span style='color:#b00020'>Not saved: {len(problems)} {noun}, "
-                f"shown by the fields. Nothing was written.</span>"
-            )
+            self._refused(problems)
             return False
         saved = save_with_history(self.case_path, narrative, keep_versions=self.keep_versions)
         self.last_saved, self.record = saved, merged
@@ -947,15 +1133,15 @@ class RecordForm:
             self._pending = None
         self._set_aside_stale_draft()
         self.autosave_path.unlink(missing_ok=True)
-        now = datetime.now().astimezone()
+        now = datetime.now(UTC)
         note = ""
         if saved.kept is not None:
             note = f"; previous version kept as {saved.kept.relative_to(self.case_path.parent)}"
         elif saved.unchanged:
             note = "; unchanged"
         self.status.value = (
-            f"Saved at {now:%H:%M:%S} to {html.escape(self.case_path.name)}{html.escape(note)}. "
-            f"Re-run the workbook to redraw the record with it."
+            f"Saved at {now:%H:%M:%S} UTC to {html.escape(self.case_path.name)}"
+            f"{html.escape(note)}. Re-run the workbook to redraw the record with it."
         )
         self.status.add_class("ib-saved")
         return True
@@ -963,7 +1149,10 @@ class RecordForm:
     # -- display ---------------------------------------------------------------------------
 
     def _repr_mimebundle_(self, **kwargs):
-        return self.widget._repr_mimebundle_(**kwargs)
+        """The live widget, and for a notebook opened without its kernel (the committed
+        workbook, an executed copy) a sentence instead of the widgets' repr."""
+        bundle = self.widget._repr_mimebundle_(**kwargs) or {}
+        return {**bundle, "text/plain": FORM_PLACEHOLDER}
 
 
 def record_form(
@@ -1019,6 +1208,7 @@ __all__ = [
     "HISTORY_DIR",
     "STATUSES",
     "TEXT_FIELDS",
+    "UNKNOWN",
     "ActionItemsEditor",
     "FacetPicker",
     "RecordForm",
@@ -1029,6 +1219,7 @@ __all__ = [
     "cite_line",
     "cited",
     "draft_path",
+    "field_label",
     "help_text",
     "history_dir",
     "history_versions",
@@ -1037,12 +1228,16 @@ __all__ = [
     "narrative_text",
     "pending_autosave",
     "pending_draft",
+    "plain_problem",
     "problem_field",
     "read_autosave",
+    "readable_time",
     "record_form",
     "remediation_items",
     "save_with_history",
     "strip_draft_mark",
+    "toggle_choice",
     "validate_narrative",
+    "visible_choices",
     "with_citation",
 ]

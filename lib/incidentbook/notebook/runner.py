@@ -40,7 +40,7 @@ from typing import Any
 
 from incidentbook.errors import IncidentbookError
 from incidentbook.incident import IncidentFolder
-from incidentbook.paths import NOTEBOOK_NAME, workbook
+from incidentbook.paths import NOTEBOOK_NAME, claim_output, workbook
 from incidentbook.record.store import atomic_write_text
 
 SECRET_NAME = re.compile(r"(?i)(token|password|passwd|secret|api[_-]?key|credential|auth)")
@@ -295,9 +295,12 @@ def run_workbook(
     parameters: dict[str, Any] | None = None,
     notebook: Path | None = None,
     on_note: Callable[[str], None] | None = None,
+    force: bool = False,
 ) -> RunResult:
     """Execute the workbook for one incident folder into `out`; `on_note` hears at once
-    what the run finds about the folder (an earlier run's lock taken over)."""
+    what the run finds about the folder (an earlier run's lock taken over). A folder that
+    holds another incident's outputs is refused before a kernel starts (OutputTaken),
+    unless `force`."""
     import papermill
     from nbclient.exceptions import DeadKernelError
     from papermill.exceptions import PapermillExecutionError
@@ -306,12 +309,17 @@ def run_workbook(
     IncidentFolder(incident)  # a clear error before a kernel starts
     params = dict(parameters or {})
     check_parameters(params, notebook)
+    if "force" in params:  # -p force True arrives as text
+        force = force or str(params.pop("force")).strip().lower() in {"true", "1", "yes"}
     out = Path(out).resolve()
     with output_lock(out) as left:
         stale = _stale_sentence(left, out)
         if stale and on_note:
             on_note(stale)
+        claim_output(out, incident, force=force)
         params.update(incident=str(incident), out=str(out))
+        if force:
+            params["force"] = True
         if start:
             params["start"] = start
         if end:
@@ -461,6 +469,7 @@ def _run_warm(incident: Path, out: Path, parameters: dict[str, Any]) -> RunResul
     params = {**parameters, "incident": str(incident), "out": str(out)}
     global _WARM
     with output_lock(out):
+        claim_output(out, incident)
         try:
             return _warm().run(incident, out, params, default_notebook())
         except WorkbookFailed:

@@ -49,10 +49,22 @@ def _facet_checker(facet: str):
     return check
 
 
+def _unknown_alone(ids: list[str]) -> list[str]:
+    """`unknown` says nothing is known, so it cannot stand beside a known value."""
+    others = [i for i in ids if i != "unknown"]
+    if "unknown" in ids and others:
+        raise ValueError(
+            f"'unknown' cannot be chosen together with {', '.join(others)}: remove 'unknown' "
+            "(or the others, if it is not known after all)"
+        )
+    return ids
+
+
 def FacetIds(facet: str, description: str, min_length: int = 0):
     item = Annotated[str, Field(pattern=SLUG), AfterValidator(_facet_checker(facet))]
     return Annotated[
         list[item],
+        AfterValidator(_unknown_alone),
         Field(
             min_length=min_length,
             description=f"{description} Ids from the taxonomy's `{facet}` facet.",
