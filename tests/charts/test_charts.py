@@ -10,6 +10,7 @@ import altair as alt
 import numpy as np
 import polars as pl
 import pytest
+import vl_convert as vlc
 
 from conftest import REPO
 from incidentbook import charts
@@ -17,6 +18,7 @@ from incidentbook.charts.svg import _without_hover
 from incidentbook.investigation import investigate
 from incidentbook.logs.analysis import LogAnalysis
 from incidentbook.metrics.analysis import Analysis
+from incidentbook.notebook import cells
 from incidentbook.record.model import Correlation
 
 INCIDENTS = REPO / "data" / "incidents"
@@ -33,6 +35,7 @@ def smollm():
 def imbue():
     # The signals the charts below use; all of them would double the test's time.
     names = ["mfu", "pcie_link_width", "ib_port_errors", "xid_errors", "node_up"]
+    names += ["cpu_freq", "gpu_temp"]  # the two heat maps of the workbook's "hosts" cell
     return investigate(INCIDENTS / "imbue-bringup", signals=names)
 
 
@@ -279,6 +282,41 @@ def test_heatmap_stays_small_when_many_hosts_are_asked_for(smollm):
         hosts=48,
     )
     assert inline_rows(checked(fine)) <= charts.ROW_BUDGET
+
+
+def _vega_scales_and_legends(spec: dict) -> tuple[dict[str, dict], list[dict]]:
+    """The colour scales and legends of a chart compiled to Vega, at any depth."""
+    compiled = vlc.vegalite_to_vega(spec)
+    compiled = json.loads(compiled) if isinstance(compiled, str) else compiled
+    scales: dict[str, dict] = {}
+    legends: list[dict] = []
+
+    def walk(node: dict) -> None:
+        scales.update({s["name"]: s for s in node.get("scales", []) if "color" in s["name"]})
+        legends.extend(node.get("legends", []))
+        for mark in node.get("marks", []):
+            walk(mark)
+
+    walk(compiled)
+    return scales, legends
+
+
+def test_each_host_heatmap_of_the_workbook_has_its_own_colour_scale_and_legend(imbue):
+    chart = cells.chart(imbue, "hosts")
+    spec = checked(chart)
+    panels = spec["vconcat"]
+    assert len(panels) == 2  # GPU temperature and CPU frequency, in °C and GHz
+    scales, legends = _vega_scales_and_legends(spec)
+    assert len(scales) == len(panels)
+    # Each scale reads its own panel's data, so neither's domain holds the other's values.
+    assert len({json.dumps(s["domain"]) for s in scales.values()}) == len(panels)
+    assert all("fields" not in s["domain"] for s in scales.values())
+    titles = [legend["title"] for legend in legends]
+    assert len(titles) == len(panels)
+    assert sorted({legend["fill"] for legend in legends}) == sorted(scales)
+    assert any(t.startswith("GPU temperature") for t in titles)
+    assert any(t.startswith("CPU frequency") for t in titles)
+    assert not any("," in t for t in titles)  # no merged "GPU temperature (°C), CPU fr…"
 
 
 def test_signature_timeline_rows_are_signatures_most_severe_first(imbue):
