@@ -421,3 +421,93 @@ def test_register_theme_enables_the_incidentbook_theme():
         assert config["view"]["continuousWidth"] == charts.WIDTH
     finally:
         alt.theme.enable(before)
+
+
+# --- reading the charts: widths, units, events, quiet hosts ------------------------------
+
+
+def test_every_report_chart_fits_a_1280_pixel_notebook(smollm, imbue):
+    for inv in (smollm, imbue):
+        for figure in charts.figures(inv, "report"):
+            svg = charts.to_svg(figure.chart)
+            width = float(svg.split('width="', 1)[1].split('"', 1)[0])
+            assert width <= charts.core.MAX_WIDTH, (figure.name, width)
+
+
+def _tooltips(spec: object) -> list[dict]:
+    found = []
+    if isinstance(spec, list):
+        for item in spec:
+            found += _tooltips(item)
+    elif isinstance(spec, dict):
+        tips = spec.get("encoding", {}).get("tooltip")
+        found += tips if isinstance(tips, list) else []
+        for value in spec.values():
+            found += _tooltips(value)
+    return found
+
+
+def test_disk_latency_is_charted_in_ms_with_formatted_tooltips(smollm):
+    ghost = Correlation(signal="disk_read_latency", score=1, lag_seconds=-30, matched=7)
+    odd = Analysis(**{**smollm.analysis.__dict__, "correlations": [ghost]})
+    spec = checked(charts.correlated_chart(odd, smollm.pack))
+    (row,) = spec["vconcat"]
+    line = next(u for u in layers(row, "line"))
+    assert line["encoding"]["y"]["title"] == "ms"
+    data = row.get("data") or line.get("data") or row["layer"][1]["data"]
+    values = [r["value"] for r in spec["datasets"][data["name"]] if r["value"] is not None]
+    assert 10 < max(values) < 1000  # tens of ms at the peaks, not 0.07 s
+    tips = {t["title"]: t for t in _tooltips(row) if "title" in t}
+    assert tips["Disk read latency (ms)"]["format"] == ",.1f"
+    # Throughput's tooltip: 2,903 tokens/s, not 2.9e+03.
+    story = checked(charts.symptom_chart(smollm.analysis, smollm.pack))
+    tips = {t["title"]: t for t in _tooltips(story) if "title" in t}
+    assert tips["Training throughput (tokens/s)"]["format"] == ",.0f"
+
+
+def test_event_like_signals_are_marks_with_counts_not_lines(imbue):
+    names = ["xid_errors", "ib_port_errors"]
+    rows = [Correlation(signal=n, score=0.8, lag_seconds=60, matched=2) for n in names]
+    odd = Analysis(**{**imbue.analysis.__dict__, "correlations": rows})
+    spec = checked(charts.correlated_chart(odd, imbue.pack))
+    codes, links = spec["vconcat"]
+    for row in (codes, links):
+        assert layers(row, "line") == []  # no level drawn through them
+        assert layers(row, "rule") == [] or row is links
+    diamonds = [u for u in layers(codes, "point") if u["mark"].get("shape") == "diamond"]
+    (marks,) = diamonds
+    # The marks' layer (after the shading and the invisible frame) holds their data.
+    drawn = rows_of(spec, codes["layer"][2])
+    assert {r["value"] for r in drawn} == {48, 79, 94}  # each Xid code where it appeared
+    assert marks["encoding"]["y"]["axis"]["format"] == "d"
+    stems = layers(links, "rule")
+    counts = [r["value"] for r in rows_of(spec, links["layer"][2])]
+    events = [f for f in imbue.analysis.findings if f.signal == "ib_port_errors"]
+    assert sorted(counts) == sorted(f.magnitude for f in events if f.kind == "events")
+    assert stems[0]["encoding"]["y"]["axis"]["tickMinStep"] == 1  # integer ticks only
+
+
+def test_heatmap_of_named_hosts_shows_them_and_a_few_quiet_ones(imbue):
+    from incidentbook.charts.hosts import CONTEXT_ROWS, QUIET, stood_out
+
+    named = stood_out(imbue, "cpu_freq")
+    assert len(named) == 5
+    spec = checked(
+        charts.host_heatmap(
+            imbue.metrics.frame,
+            "cpu_freq",
+            imbue.pack,
+            window=imbue.analysis.window,
+            stood_out=named,
+        )
+    )
+    order = spec["encoding"]["y"]["sort"]
+    assert set(order[: len(named)]) == set(named)
+    assert len(order) == len(named) + CONTEXT_ROWS
+    colour = spec["encoding"]["color"]
+    assert colour["title"] == "CPU frequency (GHz)"
+    assert "reverse" not in colour["scale"]
+    assert colour["scale"]["range"][-1] == QUIET  # the median host's level is pale
+    tips = {t["title"]: t for t in spec["encoding"]["tooltip"]}
+    assert tips["CPU frequency (GHz)"]["format"] == ".2f"
+    assert spec["encoding"]["y"]["axis"]["labelLimit"] == 0  # host names never cut
