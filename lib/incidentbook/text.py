@@ -31,6 +31,10 @@ def format_value(value: float, unit: str, *, compact: bool = False) -> str:
 def _compact(value: float, unit: str) -> str:
     if unit == "ratio":
         return f"{value:.1%}"
+    if unit == "s" and abs(value) < 1:
+        return f"{value * 1000:.3g} ms"
+    if unit == "Hz" and abs(value) >= 1e6:
+        return format_value(value, unit)
     size = abs(value)
     if size >= 1e4:
         for factor, suffix in ((1e12, "T"), (1e9, "G"), (1e6, "M"), (1e3, "k")):

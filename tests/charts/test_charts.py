@@ -10,6 +10,7 @@ import altair as alt
 import numpy as np
 import polars as pl
 import pytest
+import vl_convert as vlc
 
 from conftest import REPO
 from incidentbook import charts
@@ -17,6 +18,7 @@ from incidentbook.charts.svg import _without_hover
 from incidentbook.investigation import investigate
 from incidentbook.logs.analysis import LogAnalysis
 from incidentbook.metrics.analysis import Analysis
+from incidentbook.notebook import cells
 from incidentbook.record.model import Correlation
 
 INCIDENTS = REPO / "data" / "incidents"
@@ -33,6 +35,7 @@ def smollm():
 def imbue():
     # The signals the charts below use; all of them would double the test's time.
     names = ["mfu", "pcie_link_width", "ib_port_errors", "xid_errors", "node_up"]
+    names += ["cpu_freq", "gpu_temp"]  # the two heat maps of the workbook's "hosts" cell
     return investigate(INCIDENTS / "imbue-bringup", signals=names)
 
 
@@ -281,6 +284,41 @@ def test_heatmap_stays_small_when_many_hosts_are_asked_for(smollm):
     assert inline_rows(checked(fine)) <= charts.ROW_BUDGET
 
 
+def _vega_scales_and_legends(spec: dict) -> tuple[dict[str, dict], list[dict]]:
+    """The colour scales and legends of a chart compiled to Vega, at any depth."""
+    compiled = vlc.vegalite_to_vega(spec)
+    compiled = json.loads(compiled) if isinstance(compiled, str) else compiled
+    scales: dict[str, dict] = {}
+    legends: list[dict] = []
+
+    def walk(node: dict) -> None:
+        scales.update({s["name"]: s for s in node.get("scales", []) if "color" in s["name"]})
+        legends.extend(node.get("legends", []))
+        for mark in node.get("marks", []):
+            walk(mark)
+
+    walk(compiled)
+    return scales, legends
+
+
+def test_each_host_heatmap_of_the_workbook_has_its_own_colour_scale_and_legend(imbue):
+    chart = cells.chart(imbue, "hosts")
+    spec = checked(chart)
+    panels = spec["vconcat"]
+    assert len(panels) == 2  # GPU temperature and CPU frequency, in °C and GHz
+    scales, legends = _vega_scales_and_legends(spec)
+    assert len(scales) == len(panels)
+    # Each scale reads its own panel's data, so neither's domain holds the other's values.
+    assert len({json.dumps(s["domain"]) for s in scales.values()}) == len(panels)
+    assert all("fields" not in s["domain"] for s in scales.values())
+    titles = [legend["title"] for legend in legends]
+    assert len(titles) == len(panels)
+    assert sorted({legend["fill"] for legend in legends}) == sorted(scales)
+    assert any(t.startswith("GPU temperature") for t in titles)
+    assert any(t.startswith("CPU frequency") for t in titles)
+    assert not any("," in t for t in titles)  # no merged "GPU temperature (°C), CPU fr…"
+
+
 def test_signature_timeline_rows_are_signatures_most_severe_first(imbue):
     spec = checked(charts.signature_timeline(imbue.logs, window=imbue.analysis.window))
     assert spec["encoding"]["y"]["sort"] == imbue.logs.signatures.get_column("label").to_list()
@@ -383,3 +421,93 @@ def test_register_theme_enables_the_incidentbook_theme():
         assert config["view"]["continuousWidth"] == charts.WIDTH
     finally:
         alt.theme.enable(before)
+
+
+# --- reading the charts: widths, units, events, quiet hosts ------------------------------
+
+
+def test_every_report_chart_fits_a_1280_pixel_notebook(smollm, imbue):
+    for inv in (smollm, imbue):
+        for figure in charts.figures(inv, "report"):
+            svg = charts.to_svg(figure.chart)
+            width = float(svg.split('width="', 1)[1].split('"', 1)[0])
+            assert width <= charts.core.MAX_WIDTH, (figure.name, width)
+
+
+def _tooltips(spec: object) -> list[dict]:
+    found = []
+    if isinstance(spec, list):
+        for item in spec:
+            found += _tooltips(item)
+    elif isinstance(spec, dict):
+        tips = spec.get("encoding", {}).get("tooltip")
+        found += tips if isinstance(tips, list) else []
+        for value in spec.values():
+            found += _tooltips(value)
+    return found
+
+
+def test_disk_latency_is_charted_in_ms_with_formatted_tooltips(smollm):
+    ghost = Correlation(signal="disk_read_latency", score=1, lag_seconds=-30, matched=7)
+    odd = Analysis(**{**smollm.analysis.__dict__, "correlations": [ghost]})
+    spec = checked(charts.correlated_chart(odd, smollm.pack))
+    (row,) = spec["vconcat"]
+    line = next(u for u in layers(row, "line"))
+    assert line["encoding"]["y"]["title"] == "ms"
+    data = row.get("data") or line.get("data") or row["layer"][1]["data"]
+    values = [r["value"] for r in spec["datasets"][data["name"]] if r["value"] is not None]
+    assert 10 < max(values) < 1000  # tens of ms at the peaks, not 0.07 s
+    tips = {t["title"]: t for t in _tooltips(row) if "title" in t}
+    assert tips["Disk read latency (ms)"]["format"] == ",.1f"
+    # Throughput's tooltip: 2,903 tokens/s, not 2.9e+03.
+    story = checked(charts.symptom_chart(smollm.analysis, smollm.pack))
+    tips = {t["title"]: t for t in _tooltips(story) if "title" in t}
+    assert tips["Training throughput (tokens/s)"]["format"] == ",.0f"
+
+
+def test_event_like_signals_are_marks_with_counts_not_lines(imbue):
+    names = ["xid_errors", "ib_port_errors"]
+    rows = [Correlation(signal=n, score=0.8, lag_seconds=60, matched=2) for n in names]
+    odd = Analysis(**{**imbue.analysis.__dict__, "correlations": rows})
+    spec = checked(charts.correlated_chart(odd, imbue.pack))
+    codes, links = spec["vconcat"]
+    for row in (codes, links):
+        assert layers(row, "line") == []  # no level drawn through them
+        assert layers(row, "rule") == [] or row is links
+    diamonds = [u for u in layers(codes, "point") if u["mark"].get("shape") == "diamond"]
+    (marks,) = diamonds
+    # The marks' layer (after the shading and the invisible frame) holds their data.
+    drawn = rows_of(spec, codes["layer"][2])
+    assert {r["value"] for r in drawn} == {48, 79, 94}  # each Xid code where it appeared
+    assert marks["encoding"]["y"]["axis"]["format"] == "d"
+    stems = layers(links, "rule")
+    counts = [r["value"] for r in rows_of(spec, links["layer"][2])]
+    events = [f for f in imbue.analysis.findings if f.signal == "ib_port_errors"]
+    assert sorted(counts) == sorted(f.magnitude for f in events if f.kind == "events")
+    assert stems[0]["encoding"]["y"]["axis"]["tickMinStep"] == 1  # integer ticks only
+
+
+def test_heatmap_of_named_hosts_shows_them_and_a_few_quiet_ones(imbue):
+    from incidentbook.charts.hosts import CONTEXT_ROWS, QUIET, stood_out
+
+    named = stood_out(imbue, "cpu_freq")
+    assert len(named) == 5
+    spec = checked(
+        charts.host_heatmap(
+            imbue.metrics.frame,
+            "cpu_freq",
+            imbue.pack,
+            window=imbue.analysis.window,
+            stood_out=named,
+        )
+    )
+    order = spec["encoding"]["y"]["sort"]
+    assert set(order[: len(named)]) == set(named)
+    assert len(order) == len(named) + CONTEXT_ROWS
+    colour = spec["encoding"]["color"]
+    assert colour["title"] == "CPU frequency (GHz)"
+    assert "reverse" not in colour["scale"]
+    assert colour["scale"]["range"][-1] == QUIET  # the median host's level is pale
+    tips = {t["title"]: t for t in spec["encoding"]["tooltip"]}
+    assert tips["CPU frequency (GHz)"]["format"] == ".2f"
+    assert spec["encoding"]["y"]["axis"]["labelLimit"] == 0  # host names never cut

@@ -21,6 +21,7 @@ spec JSON and the same SVG.
 from __future__ import annotations
 
 from collections.abc import Mapping
+from dataclasses import dataclass
 from datetime import datetime, timedelta
 from typing import TypeAlias
 
@@ -39,7 +40,13 @@ AnyChart: TypeAlias = alt.Chart | alt.LayerChart | alt.VConcatChart
 Signals: TypeAlias = SignalPack | Mapping[str, Signal]
 
 THEME = "incidentbook"
-WIDTH = 720
+WIDTH = 600
+"""The plot's width in pixels: with its axis titles and a legend beside it, a chart stays
+under MAX_WIDTH, so it fits a JupyterLab notebook in a 1280-pixel window."""
+MAX_WIDTH = 960
+"""Widest a whole chart (labels and legends included) may be drawn."""
+LEGEND_LIMIT = 200
+"""Widest a legend's title or labels may be, in pixels."""
 FONT = "Liberation Sans, Arial, Helvetica, sans-serif"
 # Okabe and Ito's palette: told apart with the common colour-vision deficiencies.
 PALETTE = ["#0072B2", "#E69F00", "#009E73", "#CC79A7", "#56B4E9", "#D55E00", "#F0E442", "#000000"]
@@ -139,7 +146,7 @@ def register_theme() -> None:
     """Register the incidentbook theme and enable it for every chart made afterwards.
 
     Readable fonts and sizes, Okabe and Ito's colour-blind-safe palette, the anomaly
-    shading colour (the `anomaly` style) and a width of 720 pixels. `to_svg` applies it
+    shading colour (the `anomaly` style) and a plot width of WIDTH pixels. `to_svg` applies it
     by itself, so the report page looks the same whatever theme a notebook enabled.
     """
     _register()
@@ -234,18 +241,68 @@ def _lower(label: str) -> str:
     return f"{first} {rest}".strip()
 
 
-def _short_title(signals: Signals, name: str) -> str:
-    """A row's y title: the unit alone, since the row's title names the signal."""
-    unit = _unit(signals, name)
-    return {"ratio": "%", "": _label(signals, name)}.get(unit, unit)
-
-
 def _axis_format(unit: str, values: pl.Series) -> str | alt.UndefinedType:
     """Percent for ratios, SI prefixes (1.2M) for large values, else Vega's default."""
     if unit == "ratio":
         return ".0%"
     top = values.abs().max() if values.len() else None
     return "~s" if top is not None and top >= 1e4 else alt.Undefined
+
+
+INTEGER_UNITS = frozenset({"code", "lanes", "iterations", "hosts", "lines", "events"})
+"""Units whose values are whole numbers: their axes tick at integers only."""
+
+
+@dataclass(frozen=True)
+class Display:
+    """How a signal's values are shown: multiplied by `factor` into `unit`, axes in
+    `axis` (a d3 format, or Vega's default), tooltips and legends in `tooltip`."""
+
+    factor: float
+    unit: str
+    axis: str | alt.UndefinedType
+    tooltip: str
+    integer: bool = False
+
+    def y_axis(self, **options) -> alt.Axis:
+        if self.integer:
+            options.update(tickMinStep=1, format="d")
+        elif self.axis is not alt.Undefined:
+            options["format"] = self.axis
+        return alt.Axis(**options)
+
+    def scaled(self, column: str = "value") -> pl.Expr:
+        return pl.col(column) * self.factor if self.factor != 1 else pl.col(column)
+
+
+def display_of(unit: str, values: pl.Series) -> Display:
+    """The display of values in `unit`: seconds under one as ms (the text says ms), Hz as
+    GHz or MHz, ratios as percents, large values with thousands separators and SI axes,
+    whole-number units as integers; else three significant digits."""
+    finite = values.drop_nulls()
+    if finite.dtype.is_float():
+        finite = finite.filter(finite.is_finite())
+    top = float(finite.abs().max()) if finite.len() else 0.0
+    typical = float(finite.abs().median()) if finite.len() else 0.0
+    if unit == "ratio":
+        return Display(1, "%", ".0%", ".1%")
+    if unit == "s" and typical < 1:
+        return Display(1000, "ms", alt.Undefined, ",.1f")
+    if unit == "Hz" and top >= 1e9:
+        return Display(1e-9, "GHz", ".2f", ".2f")
+    if unit == "Hz" and top >= 1e6:
+        return Display(1e-6, "MHz", ",.0f", ",.0f")
+    if unit in {"B", "B/s"}:
+        return Display(1, unit, "~s", ".3~s")
+    if unit in INTEGER_UNITS:
+        return Display(1, unit, "d", "d", integer=True)
+    if top >= 1e4:
+        return Display(1, unit, "~s", ",.0f")
+    return Display(1, unit, alt.Undefined, ",.3~r")
+
+
+def _with_unit(label: str, unit: str) -> str:
+    return f"{label} ({unit})" if unit else label
 
 
 def _time_x(
@@ -350,6 +407,29 @@ def _clock(value: datetime) -> str:
     return f"{value:%H:%M}"
 
 
+def _events_of(analysis: Analysis, name: str, series: pl.DataFrame, nature: str) -> pl.DataFrame:
+    """The marks of an event-like signal: one per events finding (when it began, how many
+    events or which code, on which host), else the samples worth a mark (for a rate of
+    events those with any, for a code those where a new non-zero code appears)."""
+    rows = [
+        {
+            "ts": _epoch_ms(f.start),
+            "value": f.value if nature == "code" else f.magnitude,
+            "hosts": ", ".join(f.hosts),
+            "summary": f.summary,
+        }
+        for f in analysis.findings
+        if f.signal == name and f.kind == "events"
+    ]
+    if rows:
+        schema = {"ts": pl.Int64, "value": pl.Float64, "hosts": pl.String, "summary": pl.String}
+        return pl.DataFrame(rows, schema=schema, orient="row").sort("ts", "hosts")
+    if nature == "code":
+        changed = pl.col("value") != pl.col("value").shift().fill_null(0)
+        return series.filter(changed & (pl.col("value") != 0))
+    return series.filter(pl.col("value") > 0)
+
+
 def _signal_layers(
     analysis: Analysis,
     signals: Signals,
@@ -359,27 +439,35 @@ def _signal_layers(
     domain: list[int] | alt.Parameter,
     height: int,
     labels: bool = True,
-    y_title: str | None = None,
+    short_title: bool = False,
 ) -> tuple[alt.LayerChart, pl.DataFrame] | None:
     """One signal over the window: its anomalies shaded, its line, its baseline level.
 
     One base chart holds the shared time axis; each layer is derived from it. The
     baseline rule runs from the window's start to its end, which also pins the time axis
-    to the window when a brush leaves it to the data.
+    to the window when a brush leaves it to the data. Values are shown in the display's
+    unit (seconds under one as ms, Hz as GHz). An event-like signal (the pack's `nature`:
+    events or code) is no level: it is drawn as marks where events happened, with no
+    line and no baseline. `short_title`: the y title is the unit alone (a row whose
+    title names the signal).
     """
     series = _series(analysis, name, points)
     if series.height == 0:
         return None
     unit = _unit(signals, name)
-    title = _titled(signals, name)
+    signal = _signal(signals, name)
+    nature = signal.nature if signal else "level"
+    shown = display_of(unit, series.get_column("value"))
+    series = series.with_columns(value=shown.scaled())
+    label = _label(signals, name)
+    title = _with_unit(label, shown.unit)
     intervals = _intervals(analysis, name, unit)
     level = analysis.levels.get(name)
-    y_axis = alt.Axis(
-        format=_axis_format(unit, series.get_column("value")), tickCount=5, titleLimit=height
-    )
-    y = alt.Y("value:Q", title=y_title or title, axis=y_axis, scale=alt.Scale(zero=False))
+    y_axis = shown.y_axis(tickCount=5, titleLimit=height)
+    y_title = (shown.unit or label) if short_title else title
+    y = alt.Y("value:Q", title=y_title, axis=y_axis, scale=alt.Scale(zero=nature != "level"))
     base = alt.Chart(series).encode(x=_time_x(domain, labels=labels))
-    tooltip = [_when("ts", "time"), alt.Tooltip("value:Q", title=title)]
+    tooltip = [_when("ts", "time"), alt.Tooltip("value:Q", title=title, format=shown.tooltip)]
     if "reporting" in series.columns:
         tooltip.append(alt.Tooltip("reporting:Q", title="hosts reporting"))
     shading = (
@@ -400,6 +488,42 @@ def _signal_layers(
         )
         .properties(data=intervals)
     )
+    if nature != "level":
+        marks = _events_of(analysis, name, series, nature)
+        counted = "summary" in marks.columns  # one mark per finding, not per sample
+        if counted:
+            shown = Display(1, "code" if nature == "code" else "events", "d", "d", integer=True)
+            y_title = shown.unit if short_title else f"{label} ({shown.unit})"
+            y_axis = shown.y_axis(tickCount=5, titleLimit=height)
+        top = marks.get_column("value").max() if marks.height else None
+        # Room above the highest mark, so a diamond at the top is not cut.
+        room = alt.Scale(domain=[0, float(top) * 1.15]) if top else alt.Scale(zero=True)
+        mark_y = alt.Y("value:Q", title=y_title, axis=y_axis, scale=room)
+        tips = [_when("ts", "from"), alt.Tooltip("value:Q", title=y_title, format=shown.tooltip)]
+        if counted:
+            tips += [alt.Tooltip("hosts:N", title="hosts"), alt.Tooltip("summary:N", title="what")]
+        # Stems from zero for events, a diamond at the code for codes; the whole series
+        # stays as an invisible layer, so the brush and the time axis span the window.
+        frame = base.mark_point(opacity=0, clip=True).encode(y=alt.Y("value:Q", axis=None))
+        head = (
+            base.mark_point(
+                shape="diamond", filled=True, size=80, color=LINE_COLOUR, opacity=1, clip=True
+            )
+            .encode(y=mark_y, tooltip=tips)
+            .properties(data=marks)
+        )
+        drawn = [head]
+        if nature != "code":
+            stem = (
+                base.mark_rule(strokeWidth=2, color=LINE_COLOUR, clip=True)
+                .encode(y=mark_y, y2="zero:Q", tooltip=tips)
+                .transform_calculate(zero="0")
+                .properties(data=marks)
+            )
+            drawn.insert(0, stem)
+        # The marks share one y scale; the invisible frame's scale is its own.
+        chart = alt.layer(shading, frame, alt.layer(*drawn)).resolve_scale(y="independent")
+        return chart.properties(height=height), intervals
     line = base.mark_line(clip=True).encode(y=y)
     # Invisible points on the line carry its tooltips (a line is one mark in Vega);
     # `to_svg` leaves them out, a static image has no tooltips.
@@ -408,7 +532,8 @@ def _signal_layers(
     )
     layers = [shading, line, hover]
     if level is not None:
-        text = f"baseline {format_value(level, unit, compact=True)}"
+        level *= shown.factor
+        text = f"baseline {format_value(level / shown.factor, unit, compact=True)}"
         window = analysis.window
         edge = pl.DataFrame(
             {
@@ -427,7 +552,7 @@ def _signal_layers(
         values = series.get_column("value")
         low, high = values.min(), values.max()
         near_top = high is not None and high > low and (level - low) / (high - low) > 0.75
-        label = (
+        label_mark = (
             base.mark_text(
                 align="right",
                 baseline="top" if near_top else "bottom",
@@ -439,7 +564,7 @@ def _signal_layers(
             .encode(x=_time_x(domain, labels=labels, field="ts_end"), y="value:Q", text="text:N")
             .properties(data=edge)
         )
-        layers += [rule, label]
+        layers += [rule, label_mark]
     return alt.layer(*layers).properties(height=height), intervals
 
 

@@ -80,6 +80,14 @@ CHARTS: Registry[ChartEntry] = Registry(
 """Chart name -> ChartEntry, in the order the report page shows them."""
 
 
+def stacked(charts: Sequence[alt.TopLevelMixin]) -> alt.VConcatChart:
+    """Charts one above the other, each keeping its own colour, size and shape scales
+    and legends: two heat maps of different signals (GHz and events/s) never share a
+    colour scale, whatever Vega-Lite's default for concatenations."""
+    independent = {"color": "independent", "size": "independent", "shape": "independent"}
+    return alt.vconcat(*charts).resolve_scale(**independent).resolve_legend(**independent)
+
+
 def figures(inv: Investigation, where: Where) -> list[Figure]:
     """Every figure shown in `where` for this investigation, in the registry's order."""
     return [f for _, entry in CHARTS.entries() if where in entry.where for f in entry.figures(inv)]

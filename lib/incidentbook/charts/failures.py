@@ -10,6 +10,7 @@ import polars as pl
 
 from incidentbook.charts.core import (
     HOVER,
+    LEGEND_LIMIT,
     OTHER_COLOUR,
     PALETTE,
     SERIES_POINTS,
@@ -77,7 +78,7 @@ def _log_rates(logs: LogAnalysis, domain: list[int], *, labels: bool) -> alt.Cha
                 title="signature",
                 scale=alt.Scale(domain=order, range=[*PALETTE[: len(named)], OTHER_COLOUR]),
                 sort=order,
-                legend=alt.Legend(labelLimit=240),
+                legend=alt.Legend(labelLimit=LEGEND_LIMIT),
             ),
             tooltip=[
                 alt.Tooltip("group:N", title="signature"),
@@ -211,7 +212,7 @@ def signature_timeline(logs: LogAnalysis | None, *, window: TimeWindow | None = 
         .mark_circle(opacity=0.85, stroke="white", strokeWidth=0.5)
         .encode(
             x=_time_x(domain, padding=16),
-            y=alt.Y("label:N", sort=labels, title=None, axis=alt.Axis(labelLimit=280)),
+            y=alt.Y("label:N", sort=labels, title=None, axis=alt.Axis(labelLimit=LEGEND_LIMIT)),
             size=alt.Size("lines:Q", title="lines", scale=alt.Scale(range=[40, 500], zero=False)),
             color=alt.Color(
                 "severity:N",

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Collection
 from datetime import timedelta
 from typing import TYPE_CHECKING
 
@@ -10,19 +11,20 @@ import polars as pl
 
 from incidentbook.charts.core import (
     HEATMAP_COLUMNS,
+    LEGEND_LIMIT,
     ROW_BUDGET,
     Signals,
-    _axis_format,
     _label,
     _lower,
     _ms,
     _note,
     _signal,
     _time_x,
-    _titled,
     _unit,
     _when,
     _window_domain,
+    _with_unit,
+    display_of,
 )
 from incidentbook.charts.entries import ChartEntry, Figure
 from incidentbook.logs.analysis import bucket_for
@@ -33,6 +35,11 @@ if TYPE_CHECKING:
 
 # --- hosts ---------------------------------------------------------------------------------
 
+CONTEXT_ROWS = 3
+"""Quiet hosts drawn under those that stood out, for comparison (the most typical ones)."""
+QUIET = "#f2f2f2"  # the colour of the level the median host holds: the quiet end
+STRONG = {"up": "#B2182B", "down": "#2166AC"}  # the colour of the end that hurts
+
 
 def host_heatmap(
     metrics_frame: pl.DataFrame,
@@ -42,9 +49,16 @@ def host_heatmap(
     window: TimeWindow,
     bucket: timedelta | None = None,
     hosts: int = 40,
+    stood_out: Collection[str] | None = None,
 ) -> alt.Chart:
     """One signal by host and time: the `hosts` hosts furthest from the median host in the
     direction that hurts (the signal's `bad`), worst first.
+
+    `stood_out`, the hosts the analysis named for this signal, narrows the rows to them
+    (worst first) and CONTEXT_ROWS of the most typical other hosts beneath, so a heat
+    map of 511 hosts shows the few that departed, not 35 rows of quiet ones. Colour runs
+    from near-white at the median host's level to a strong colour at the end that hurts
+    (both ends for a signal bad either way): quiet cells stay pale.
 
     Time is cut into round buckets (about 60 columns); a cell holds the host's worst value
     in its bucket across its GPUs or devices (the lowest for a signal bad when it falls,
@@ -57,7 +71,6 @@ def host_heatmap(
     info = _signal(signals, signal)
     bad = info.bad if info else "both"
     label = _label(signals, signal)
-    title = _titled(signals, signal)
     hosts = min(max(int(hosts), 1), ROW_BUDGET)
     if bucket is None:
         # Keep hosts x columns inside the row budget even when many hosts are asked for.
@@ -92,7 +105,19 @@ def host_heatmap(
         .agg(deviation=past.clip(lower_bound=0).mean())
         .sort(["deviation", "node"], descending=[True, False])
     )
-    ranking = deviations.head(hosts)
+    if stood_out is not None:
+        named = set(stood_out)
+        flagged = deviations.filter(pl.col("node").is_in(named)).head(hosts)
+        # The most typical of the others: the least deviation, by name among equals.
+        quiet = (
+            deviations.filter(~pl.col("node").is_in(named))
+            .sort(["deviation", "node"])
+            .head(CONTEXT_ROWS)
+        )
+        ranking = pl.concat([flagged, quiet])
+    else:
+        flagged = None
+        ranking = deviations.head(hosts)
     order = ranking.get_column("node").to_list()
     step = bucket // timedelta(milliseconds=1)
     ranked = (
@@ -127,7 +152,13 @@ def host_heatmap(
     )
     if data.height > ROW_BUDGET:
         return host_heatmap(
-            metrics_frame, signal, signals, window=window, bucket=bucket * 2, hosts=hosts
+            metrics_frame,
+            signal,
+            signals,
+            window=window,
+            bucket=bucket * 2,
+            hosts=hosts,
+            stood_out=stood_out,
         )
     direction = {"down": "below", "up": "above"}.get(bad, "away from")
     total = deviations.height
@@ -135,14 +166,45 @@ def host_heatmap(
     minutes = bucket // timedelta(minutes=1)
     cell = {"down": "lowest", "up": "highest"}.get(bad, "mean")
     subtitle = f"worst first; one column per {minutes} min, each cell the host's {cell} value"
-    if off < len(order):
-        subtitle += f"; only {off} ever sat {direction} it, the rest follow by name"
-    heat_title = alt.Title(
-        f"{heading}: the {len(order)} of {total} hosts furthest {direction} the median host",
-        subtitle=subtitle,
-    )
+    if flagged is not None:
+        shown_out = flagged.height
+        heading_text = (
+            f"{heading}: the {shown_out} of {total} hosts that stood out"
+            if shown_out
+            else f"{heading}: no host stood out"
+        )
+        if len(order) > shown_out:
+            subtitle += f"; beneath them {len(order) - shown_out} typical hosts, for comparison"
+    else:
+        heading_text = (
+            f"{heading}: the {len(order)} of {total} hosts furthest {direction} the median host"
+        )
+        if off < len(order):
+            subtitle += f"; only {off} ever sat {direction} it, the rest follow by name"
+    heat_title = alt.Title(heading_text, subtitle=subtitle)
     unit = _unit(signals, signal)
-    fmt = _axis_format(unit, data.get_column("value"))
+    shown = display_of(unit, data.get_column("value"))
+    data = data.with_columns(value=shown.scaled(), median=shown.scaled("median"))
+    title = _with_unit(label, shown.unit)
+    values = data.get_column("value")
+    middle = float(data.get_column("median").median())
+    low, high = float(values.min()), float(values.max())
+    # Pale at the median host's level, strong where it hurts; no `reverse` (two heat maps
+    # with opposite directions in one view would conflict on it).
+    if bad == "up":
+        scale = alt.Scale(
+            domain=[middle, max(high, middle)], range=[QUIET, STRONG["up"]], clamp=True
+        )
+    elif bad == "down":
+        scale = alt.Scale(
+            domain=[min(low, middle), middle], range=[STRONG["down"], QUIET], clamp=True
+        )
+    else:
+        scale = alt.Scale(
+            domain=[min(low, middle), middle, max(high, middle)],
+            range=[STRONG["down"], QUIET, STRONG["up"]],
+        )
+    legend_format = "d" if shown.integer else shown.tooltip
     return (
         alt.Chart(data, title=heat_title)
         # No per-cell ARIA label: 2,000 cell descriptions would triple the SVG.
@@ -150,25 +212,38 @@ def host_heatmap(
         .encode(
             x=_time_x(_window_domain(window)),
             x2="ts_end:T",
-            y=alt.Y("node:N", sort=order, title=None, axis=alt.Axis(labelLimit=200)),
+            # Host names are the point: never cut (labelLimit 0 is no limit).
+            y=alt.Y("node:N", sort=order, title=None, axis=alt.Axis(labelLimit=0)),
             color=alt.Color(
                 "value:Q",
                 title=title,
-                # Viridis, turned so that the bad end is the dark one.
-                scale=alt.Scale(scheme="viridis", reverse=bad == "up"),
-                legend=alt.Legend(format=fmt, titleLimit=260),
+                scale=scale,
+                legend=alt.Legend(
+                    format=legend_format,
+                    orient="top",
+                    direction="horizontal",
+                    titleLimit=LEGEND_LIMIT * 2,
+                    gradientLength=240,
+                ),
             ),
             tooltip=[
                 alt.Tooltip("node:N", title="host"),
                 _when("ts", "from"),
                 _when("ts_end", "to"),
-                alt.Tooltip("value:Q", title=title),
-                alt.Tooltip("median:Q", title="median host then"),
+                alt.Tooltip("value:Q", title=title, format=shown.tooltip),
+                alt.Tooltip("median:Q", title="median host then", format=shown.tooltip),
                 alt.Tooltip("rank:Q", title="rank (0 = worst)"),
             ],
         )
         .properties(height=alt.Step(14))
     )
+
+
+def stood_out(inv: Investigation, signal: str) -> list[str]:
+    """The hosts the investigation named for `signal`: in its findings and correlations."""
+    named = {h for f in inv.findings if f.signal == signal for h in f.hosts}
+    named |= {h for c in inv.correlations if c.signal == signal for h in c.hosts}
+    return sorted(named)
 
 
 def worst_signals(inv: Investigation, most: int = 2) -> list[str]:
@@ -190,7 +265,9 @@ def host_figures(inv: Investigation) -> list[Figure]:
         Figure(
             f"hosts-{name}",
             f"{signals[name].label} by host and time",
-            host_heatmap(inv.metrics.frame, name, signals, window=window),
+            host_heatmap(
+                inv.metrics.frame, name, signals, window=window, stood_out=stood_out(inv, name)
+            ),
         )
         for name in worst_signals(inv)
     ]

@@ -16,7 +16,6 @@ from incidentbook.charts.core import (
     _lower,
     _note,
     _points_each,
-    _short_title,
     _signal_layers,
     _window_domain,
 )
@@ -115,7 +114,7 @@ def correlated_chart(
             domain=domain,
             height=110,
             labels=rank == len(chosen),
-            y_title=_short_title(signals, corr.signal),
+            short_title=True,
         )
         label = _label(signals, corr.signal)
         row_title = alt.Title(

@@ -14,6 +14,7 @@ import polars as pl
 from IPython.display import Markdown
 
 from incidentbook.charts import CHARTS, ChartEntry, Figure, register_theme
+from incidentbook.charts.entries import stacked
 from incidentbook.charts.hosts import worst_signals as worst_signals
 from incidentbook.errors import IncidentbookError
 from incidentbook.investigation import Investigation, investigate
@@ -223,7 +224,7 @@ def chart(inv: Investigation, name: str) -> alt.TopLevelMixin | None:
     drawn = _drawn(inv, name, CHARTS.get(name))
     if drawn is None or isinstance(drawn, alt.TopLevelMixin):
         return drawn
-    return alt.vconcat(*(f.chart for f in drawn)) if drawn else None
+    return stacked([f.chart for f in drawn]) if drawn else None
 
 
 def more_charts(inv: Investigation) -> alt.TopLevelMixin | None:
@@ -235,7 +236,7 @@ def more_charts(inv: Investigation) -> alt.TopLevelMixin | None:
         if "notebook" in entry.where and name not in OWN_CELLS
         for f in _figures(inv, name, entry)
     ]
-    return alt.vconcat(*extra) if extra else None
+    return stacked(extra) if extra else None
 
 
 def host_heatmaps(inv: Investigation) -> alt.TopLevelMixin | None:
