@@ -176,7 +176,14 @@ class IncidentFolder:
     """An incident folder on disk, with its validated spec."""
 
     def __init__(self, path: Path | str):
-        self.path = Path(path)
+        # s3://bucket/prefix or gs://...: a local stand-in whose Parquet and CSV metrics
+        # are scanned on the object store (sources.objects).
+        self.uri: str | None = None
+        if str(path).partition(":/")[0] in ("s3", "gs", "gcs"):
+            from incidentbook.sources.objects import object_uri, stage
+
+            self.uri = object_uri(path)
+        self.path = stage(self.uri) if self.uri else Path(path)
         spec_path = self.path / "incident.yaml"
         if not self.path.is_dir():
             raise IncidentFolderError(

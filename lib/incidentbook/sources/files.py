@@ -30,6 +30,7 @@ from incidentbook.errors import IncidentbookError, LoadNote
 from incidentbook.metrics.data import MetricsError
 from incidentbook.metrics.frames import UTC_US
 from incidentbook.metrics.signals import Signal
+from incidentbook.sources.objects import ObjectPath, storage_options
 from incidentbook.window import TimeWindow
 
 _REQUIRED = ("timestamp", "metric", "value")
@@ -156,6 +157,20 @@ class _Times:
         return (raw >= self.bound(window.start)) & (raw < self.bound(window.end))
 
 
+def _parquet(path: Path | ObjectPath) -> pl.LazyFrame:
+    """A Parquet file's lazy scan, local or on object storage (sources.objects)."""
+    if isinstance(path, ObjectPath):
+        return pl.scan_parquet(path.uri, storage_options=storage_options(path.uri))
+    return pl.scan_parquet(path)
+
+
+def _csv(path: Path | ObjectPath, **options) -> pl.LazyFrame:
+    """A CSV file's lazy scan, local or on object storage (sources.objects)."""
+    if isinstance(path, ObjectPath):
+        return pl.scan_csv(path.uri, storage_options=storage_options(path.uri), **options)
+    return pl.scan_csv(path, **options)
+
+
 def _text_times(path: Path, column: str, first: str | None, stated: str | None) -> _Times:
     """Timestamps written as text (CSV, OpenMetrics, a Parquet string column), judged by
     the first one: epoch numbers or RFC 3339 with an offset. Values that do not parse
@@ -217,12 +232,12 @@ def parquet_timestamps(path: Path, frame: pl.LazyFrame, unit: str | None = None)
 
 
 def _csv_frame(path: Path) -> tuple[pl.LazyFrame, list[str]]:
-    header = pl.scan_csv(path, n_rows=0).collect_schema()
+    header = _csv(path, n_rows=0).collect_schema()
     _check_columns(path, header)
     # Everything as text: a value column with a stray word, or mixed timestamp forms,
     # become counted reasons with their line instead of a parser's error.
     overrides = {c: pl.String for c in header.names()}
-    frame = pl.scan_csv(path, schema_overrides=overrides, row_index_name=_LINE, row_index_offset=2)
+    frame = _csv(path, schema_overrides=overrides, row_index_name=_LINE, row_index_offset=2)
     return frame, header.names()
 
 
@@ -379,7 +394,7 @@ def _plan(
 def _scan_parquet(
     path: Path, window: TimeWindow, signals: list[Signal], unit: str | None = None
 ) -> FileScan:
-    frame = pl.scan_parquet(path)
+    frame = _parquet(path)
     schema = frame.collect_schema()
     _check_columns(path, schema)
     times = _parquet_times(path, frame, schema["timestamp"], unit)
@@ -540,7 +555,7 @@ def metrics_in(paths: list[Path]) -> set[str] | None:
         if path.suffix.lower() != ".parquet":
             return None
         try:
-            column = pl.scan_parquet(path).select(pl.col("metric").cast(pl.String).unique())
+            column = _parquet(path).select(pl.col("metric").cast(pl.String).unique())
             names |= set(column.collect().to_series().drop_nulls().to_list())
         except (pl.exceptions.PolarsError, OSError):
             return None  # scan_file names the broken file
@@ -556,7 +571,7 @@ def files_span(
     for path in paths:
         try:
             if path.suffix.lower() == ".parquet":
-                frame = pl.scan_parquet(path)
+                frame = _parquet(path)
                 times = _parquet_times(path, frame, frame.collect_schema()["timestamp"], unit)
             elif path.suffix.lower() == ".csv":
                 frame, _ = _csv_frame(path)

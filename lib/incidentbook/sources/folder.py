@@ -35,6 +35,7 @@ from incidentbook.sources.files import (
     plan_file,
 )
 from incidentbook.sources.merge import merge
+from incidentbook.sources.objects import remote_metrics
 from incidentbook.sources.tensorboard import TensorBoardSource, find_event_files
 from incidentbook.sources.trainer import TrainerLogSource, find_trainer_logs
 from incidentbook.sources.trainer.read import formats_of
@@ -95,7 +96,9 @@ class FolderSource:
                 files.append(path)
             else:
                 notes.append(LoadNote("dropped", str(path), f"file not read: {why}"))
-        return files, notes
+        # A folder on object storage: its Parquet and CSV files are scanned where they are.
+        files += remote_metrics(self.folder.path)
+        return sorted(files, key=str), notes
 
     def _paths(self, given: list[str] | None, default: list[Path]) -> list[Path]:
         if given is None:
