@@ -101,19 +101,8 @@ def help_text(name: str) -> str:
 
 # The order a person meets the fields in the form: the first one with a problem is the
 # one Save scrolls to.
-SCREEN_ORDER: tuple[str, ...] = (
-    "title",
-    "symptoms",
-    "trigger",
-    "root_causes",
-    "components",
-    "symptom_tags",
-    "contributing_factors",
-    "detection",
-    "remediation",
-    "action_items",
-    "lessons",
-    "checks",
+SCREEN_ORDER: tuple[str, ...] = tuple(
+    f for f in NARRATIVE_FIELDS if f not in ("organisation", "occurred", "scale", "references")
 )
 _ACTION_PARTS = {"text": "text", "owner": "owner", "status": "status", "link": "ticket"}
 _PLAIN: tuple[tuple[re.Pattern[str], str], ...] = tuple(
