@@ -77,3 +77,39 @@ def lower_label(label: str) -> str:
     """A label inside a sentence: 'GPU temperature' stays, 'Disk read latency' is lowered."""
     first = label.split(" ", 1)[0]
     return label if any(ch.isupper() for ch in first[1:]) else label[:1].lower() + label[1:]
+
+
+def counted(n: int, noun: str, plural: str | None = None) -> str:
+    """`1 host`, `3 hosts`: a count with its noun in the right number."""
+    return f"{n:,} {noun if n == 1 else plural or noun + 's'}"
+
+
+KIND_NOUNS: dict[str, tuple[str, str]] = {
+    "drop": ("drop", "drops"),
+    "spike": ("spike", "spikes"),
+    "level_shift": ("level shift", "level shifts"),
+    "trend": ("trend", "trends"),
+    "outlier_host": ("host out of line with its peers", "hosts out of line with their peers"),
+    "failure_rate": ("failure rate above normal", "failure rates above normal"),
+    "signature": ("known error signature", "known error signatures"),
+    "new_template": ("new kind of log line", "new kinds of log line"),
+    "straggler": ("straggler", "stragglers"),
+    "events": ("burst of events", "bursts of events"),
+    "loss_spike": ("loss spike", "loss spikes"),
+    "grad_norm_spike": ("gradient-norm spike", "gradient-norm spikes"),
+    "loss_scale_collapse": ("loss-scale collapse", "loss-scale collapses"),
+    "skipped_iterations": ("run of skipped iterations", "runs of skipped iterations"),
+    "nan_iterations": ("run of NaN iterations", "runs of NaN iterations"),
+    "restart": ("restart", "restarts"),
+    "stall": ("stall", "stalls"),
+}
+"""How a finding kind reads in a sentence, one and many (the record keeps the kind names)."""
+
+
+def kinds_counted(counts: dict[str, int]) -> str:
+    """`28 drops, 15 spikes and 1 known error signature`: most first, then by name."""
+    parts = [
+        counted(n, *KIND_NOUNS.get(kind, (kind.replace("_", " "), None)))
+        for kind, n in sorted(counts.items(), key=lambda kv: (-kv[1], kv[0]))
+    ]
+    return ", ".join(parts[:-1]) + (" and " if len(parts) > 1 else "") + parts[-1] if parts else ""

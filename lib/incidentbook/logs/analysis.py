@@ -25,6 +25,7 @@ from incidentbook.logs.severity import (
 from incidentbook.logs.signatures import Catalog, match
 from incidentbook.logs.templates import TemplateSummary, summarise_templates
 from incidentbook.record.model import Finding
+from incidentbook.text import counted
 from incidentbook.window import TimeWindow
 
 ALERT_SIGNAL = "log_errors"
@@ -192,7 +193,7 @@ def summarise_signatures(
 
 
 def _share(n: int, total: int) -> str:
-    return f"{n} of {total} hosts ({n / total:.0%})" if total else f"{n} hosts"
+    return f"{n} of {total} hosts ({n / total:.0%})" if total else counted(n, "host")
 
 
 def _findings(

@@ -50,7 +50,7 @@ from incidentbook.metrics.shifts import segment
 from incidentbook.metrics.signals import Signal
 from incidentbook.metrics.training import training_findings
 from incidentbook.record.model import Correlation, Finding, Verdict
-from incidentbook.text import format_span, format_value, listing
+from incidentbook.text import counted, format_span, format_value, listing
 from incidentbook.window import TimeWindow
 
 __all__ = ["MODIFIED_Z", "robust_scale"]
@@ -531,7 +531,7 @@ def analyze(
                         f"{format_value(level, signal.unit)} "
                         f"({_relative(row['mean'], level):+.0%}) "
                         f"{format_span(row['start'], row['end'])}"
-                        + (f" on {len(hosts)} hosts" if hosts else "")
+                        + (f" on {counted(len(hosts), 'host')}" if hosts else "")
                     ),
                 )
             )

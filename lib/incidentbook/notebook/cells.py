@@ -23,6 +23,7 @@ from incidentbook.paths import resolve_input, resolve_output, resources_dir
 from incidentbook.record.draft import draft as draft_case
 from incidentbook.record.model import CaseRecord
 from incidentbook.record.taxonomy import Taxonomy
+from incidentbook.text import counted, kinds_counted
 
 VEGALITE_MIME = "application/vnd.vegalite.v5+json"
 
@@ -117,7 +118,7 @@ def summary(inv: Investigation) -> Markdown:
         f"({inv.spec.cluster.nodes} nodes x {inv.spec.cluster.gpus_per_node} "
         f"{inv.spec.cluster.gpu_model or 'GPUs'}).",
         "",
-        f"- {len(primary)} anomalies of the primary signal, `{a.primary}`.",
+        f"- {counted(len(primary), 'anomaly', 'anomalies')} of the primary signal, `{a.primary}`.",
     ]
     verdict = inv.verdict
     if verdict is not None:
@@ -129,9 +130,8 @@ def summary(inv: Investigation) -> Markdown:
     for f in inv.findings:
         if f.kind == "failure_rate":
             lines.append(f"- {f.summary}.")
-    lines.append(
-        "- Findings by kind: " + ", ".join(f"{k} {n}" for k, n in sorted(kinds.items())) + "."
-    )
+    if kinds:
+        lines.append(f"- Found: {kinds_counted(kinds)}.")
     return Markdown("\n".join(lines))
 
 

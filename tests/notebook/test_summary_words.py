@@ -1,0 +1,33 @@
+"""The workbook's summary says counts as a person would: finding kinds in words with
+their plurals, most first; one anomaly, not '1 anomalies'."""
+
+from __future__ import annotations
+
+import re
+
+from conftest import REPO
+from incidentbook.investigation import investigate
+from incidentbook.notebook import cells
+from incidentbook.text import counted, kinds_counted
+
+
+def test_counts_take_their_noun_in_the_right_number():
+    assert counted(1, "host") == "1 host"
+    assert counted(2, "host") == "2 hosts"
+    assert counted(1, "anomaly", "anomalies") == "1 anomaly"
+    assert counted(1200, "anomaly", "anomalies") == "1,200 anomalies"
+
+
+def test_finding_kinds_read_as_words_most_first():
+    text = kinds_counted({"new_template": 3, "drop": 28, "signature": 1, "spike": 15})
+    assert text == "28 drops, 15 spikes, 3 new kinds of log line and 1 known error signature"
+    assert kinds_counted({"failure_rate": 1}) == "1 failure rate above normal"
+
+
+def test_the_summary_of_the_bundled_incident_has_no_internal_names():
+    inv = investigate(REPO / "data" / "incidents" / "smollm3-storage")
+    text = cells.summary(inv).data
+    assert "Found: " in text
+    # no snake_case kind names and no count with a noun in the wrong number
+    assert not re.search(r"\b[a-z]+_[a-z_]+ \d", text), text
+    assert not re.search(r"\b1 (hosts|anomalies|drops|spikes)\b", text), text
