@@ -6,7 +6,7 @@ record say "39.4 ms" and "for 8 min (08:46-08:54 UTC)" the same way.
 
 from __future__ import annotations
 
-from datetime import datetime
+from datetime import UTC, datetime
 
 
 def format_value(value: float, unit: str, *, compact: bool = False) -> str:
@@ -66,6 +66,24 @@ def format_span(start: datetime, end: datetime, *, style: str = "duration") -> s
 def format_time(when: datetime) -> str:
     """A moment to the minute: `2025-03-14 08:00 UTC`."""
     return f"{when:%Y-%m-%d %H:%M} UTC"
+
+
+def format_moment(when: datetime) -> str:
+    """A moment as a person reads it: `2025-03-14 09:17 UTC`, with seconds only when it
+    is not on the minute (`2025-03-14 12:41:35 UTC`), never microseconds."""
+    when = when.astimezone(UTC) if when.tzinfo else when
+    clock = "%H:%M" if when.second == 0 and when.microsecond == 0 else "%H:%M:%S"
+    return f"{when:%Y-%m-%d} {when.strftime(clock)} UTC"
+
+
+def format_lag(seconds: float, what: str = "the symptom") -> str:
+    """How far a signal's onset is from the symptom's: negative leads. `1 min before the
+    symptom`, `30 s after the symptom`, `with the symptom`."""
+    if abs(seconds) < 1:
+        return f"with {what}"
+    size = abs(seconds)
+    amount = f"{size / 60:.0f} min" if size >= 120 else f"{size:.0f} s"
+    return f"{amount} {'before' if seconds < 0 else 'after'} {what}"
 
 
 def listing(items: list[str], most: int = 5) -> str:

@@ -68,6 +68,9 @@ MIN_SHADE = 0.004
 """Least width of an anomaly's shading, as a share of the window (3 of 720 pixels)."""
 TIMELINE_KEYS = 40
 BRUSH = "brush"
+ZOOM_HINT = "; drag across it to zoom the charts below"
+"""Said in a subtitle where a chart can be brushed; a static image (charts.svg) drops it."""
+
 HOVER = "hover"  # the style of invisible marks that only carry tooltips
 
 # Hours and minutes for times within a day, the date where a day starts.

@@ -8,6 +8,7 @@ import altair as alt
 from incidentbook.charts.core import (
     BRUSH,
     SERIES_POINTS,
+    ZOOM_HINT,
     Signals,
     _clock,
     _intervals,
@@ -21,6 +22,7 @@ from incidentbook.charts.core import (
 )
 from incidentbook.charts.entries import ChartEntry
 from incidentbook.metrics.analysis import Analysis
+from incidentbook.text import format_lag
 
 # --- the story: the symptom and what moved with it ---------------------------------------
 
@@ -63,19 +65,12 @@ def symptom_chart(
         f"-{_clock(analysis.baseline.end)} UTC)"
     )
     if brush is not None:
-        subtitle += "; drag across it to zoom the charts below"
+        subtitle += ZOOM_HINT
         # The selection goes on the line's layer, whose data spans the window.
         layers = list(chart.layer)
         layers[1] = layers[1].add_params(brush)
         chart = alt.layer(*layers).properties(height=chart.height)
     return chart.properties(title=alt.Title(title, subtitle=subtitle))
-
-
-def _lead(seconds: float, word: str) -> str:
-    if abs(seconds) < 1:
-        return f"with the {word}"
-    amount = f"{abs(seconds) / 60:.0f} min" if abs(seconds) >= 120 else f"{abs(seconds):.0f} s"
-    return f"{amount} {'before' if seconds < 0 else 'after'} the {word}"
 
 
 def correlated_chart(
@@ -119,7 +114,7 @@ def correlated_chart(
         label = _label(signals, corr.signal)
         row_title = alt.Title(
             f"{rank}. {label}: score {corr.score:.2f}, "
-            f"matched {corr.matched} {word}, {_lead(corr.lag_seconds, word)}",
+            f"matched {corr.matched} {word}, {format_lag(corr.lag_seconds, 'the ' + word)}",
             fontSize=12,
             fontWeight="normal",
             frame="group",

@@ -11,6 +11,7 @@ import vl_convert as vlc
 from incidentbook.charts.core import (
     HOVER,
     THEME,
+    ZOOM_HINT,
     AnyChart,
     _register,
 )
@@ -24,14 +25,17 @@ def _vl_version() -> str | None:
 
 
 def _without_hover(spec: object) -> object:
-    """The spec without the invisible tooltip marks: a static image has no tooltips, and
-    a thousand invisible circles would triple the SVG's size."""
+    """The spec without what only a live chart has: the invisible tooltip marks (a
+    thousand invisible circles would triple the SVG's size) and the hint to drag across
+    it (an image cannot be zoomed)."""
     if isinstance(spec, list):
         return [_without_hover(item) for item in spec]
     if not isinstance(spec, dict):
         return spec
     out = {}
     for key, value in spec.items():
+        if key == "subtitle" and isinstance(value, str):
+            value = value.replace(ZOOM_HINT, "")
         if key == "layer" and isinstance(value, list):
             value = [
                 layer

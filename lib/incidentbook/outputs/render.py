@@ -15,6 +15,7 @@ from incidentbook.outputs.formats import OUTPUTS, OutputFormat
 from incidentbook.paths import resources_dir
 from incidentbook.record.model import FACET_FIELDS, CaseRecord
 from incidentbook.record.taxonomy import FACETS, Taxonomy, load_taxonomy
+from incidentbook.text import KIND_NOUNS, format_lag, format_moment, format_span
 
 Format = str
 """An output format's name: html, md, or one a package adds (outputs.formats.OUTPUTS)."""
@@ -101,6 +102,10 @@ def environment() -> jinja2.Environment:
         check_rows=check_rows,
     )
     env.filters["lead"] = lead_text
+    env.filters["when"] = format_moment
+    env.filters["window"] = lambda w: format_span(w.start, w.end, style="window")
+    env.filters["lag"] = format_lag
+    env.filters["kind_noun"] = lambda kind: KIND_NOUNS.get(kind, (kind.replace("_", " "),))[0]
     return env
 
 
