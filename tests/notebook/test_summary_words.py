@@ -31,3 +31,15 @@ def test_the_summary_of_the_bundled_incident_has_no_internal_names():
     # no snake_case kind names and no count with a noun in the wrong number
     assert not re.search(r"\b[a-z]+_[a-z_]+ \d", text), text
     assert not re.search(r"\b1 (hosts|anomalies|drops|spikes)\b", text), text
+
+
+def test_finding_sentences_say_numbers_units_and_names_as_a_person_would():
+    inv = investigate(REPO / "data" / "incidents" / "imbue-bringup")
+    text = "\n".join(f.summary for f in inv.findings)
+    assert not re.search(r"\b1 (lines|hosts)\b", text), "a count of one with a plural noun"
+    assert not re.search(r"\b1 (of \d+ )?hosts? (stood|stand) out[^\n]*their peers", text)
+    assert not re.search(r"\b1 of \d+ hosts stand out", text)
+    assert "stand out on gpu" not in text  # the label keeps its capitals
+    # an Xid names its GPU in words, not as a bare number in brackets
+    xids = [f.summary for f in inv.findings if f.signal == "xid_errors"]
+    assert xids and all(re.search(r"^Xid error \d+ on \S+ GPU \d+ from", s) for s in xids), xids

@@ -231,7 +231,7 @@ def _findings(
                 value=float(row["count"]),
                 baseline=float(row["baseline_count"]),
                 summary=(
-                    f"{row['label']} ({row['severity']}): {row['count']} lines on "
+                    f"{row['label']} ({row['severity']}): {counted(row['count'], 'line')} on "
                     f"{_share(len(hosts), hosts_total)}, {when}{action}"
                 ),
             )
@@ -272,7 +272,7 @@ def _findings(
                 baseline=0.0,
                 summary=(
                     f'New in the window: "{row["template"][:160]}" '
-                    f"({row['count']} lines on {row['hosts']} hosts)"
+                    f"({counted(row['count'], 'line')} on {counted(row['hosts'], 'host')})"
                 ),
             )
         )

@@ -50,7 +50,7 @@ from incidentbook.metrics.shifts import segment
 from incidentbook.metrics.signals import Signal
 from incidentbook.metrics.training import training_findings
 from incidentbook.record.model import Correlation, Finding, Verdict
-from incidentbook.text import counted, format_span, format_value, listing
+from incidentbook.text import counted, format_span, format_value, listing, lower_label
 from incidentbook.window import TimeWindow
 
 __all__ = ["MODIFIED_Z", "robust_scale"]
@@ -372,7 +372,8 @@ def _outliers_one_way(
         value=typical,
         baseline=centre,
         summary=(
-            f"{len(hosts)} of {levels.size} hosts stand out on {signal.label.lower()}: "
+            f"{len(hosts)} of {levels.size} hosts {'stands' if len(hosts) == 1 else 'stand'} out "
+            f"on {lower_label(signal.label)}: "
             f"{'as high as' if direction == 'up' else 'as low as'} "
             f"{format_value(typical, signal.unit)} "
             f"(typical of them) against {format_value(centre, signal.unit)} on the median host "

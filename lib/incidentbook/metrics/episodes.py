@@ -605,6 +605,11 @@ def routine(episodes: list[Episode], baseline: TimeWindow) -> set[int]:
     return out
 
 
+def _unit_words(unit: str) -> str:
+    """A unit inside a sentence: a GPU index reads `GPU 3`, a device by its labels."""
+    return f" GPU {unit}" if unit.isdigit() else f" ({unit})"
+
+
 def event_findings(episodes: list[Episode], signals: dict[str, Signal]) -> list[Finding]:
     """Counts and codes said as events: how many, where, between when."""
     out = []
@@ -612,7 +617,7 @@ def event_findings(episodes: list[Episode], signals: dict[str, Signal]) -> list[
         s = signals.get(e.signal)
         if s is None or e.kind not in {"events", "code"}:
             continue
-        where = e.hosts[0] + (f" ({e.gpus[0].split('/', 1)[1]})" if e.gpus else "")
+        where = e.hosts[0] + (_unit_words(e.gpus[0].split("/", 1)[1]) if e.gpus else "")
         if e.kind == "code":
             what = (
                 f"{s.label.removeprefix('Last ')} {e.value:.0f} on {where} from {e.start:%H:%M} UTC"
@@ -761,7 +766,7 @@ def dated_outliers(
                     f"{lower_label(s.label)} from {onset:%H:%M} UTC: "
                     f"{'as high as' if direction == 'up' else 'as low as'} "
                     f"{format_value(typical, s.unit)} against {format_value(peers, s.unit)} on "
-                    f"their peers ({', '.join(hosts)})"
+                    f"{'its' if len(hosts) == 1 else 'their'} peers ({', '.join(hosts)})"
                 ),
             )
         )

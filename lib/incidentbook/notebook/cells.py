@@ -18,12 +18,13 @@ from incidentbook.charts.entries import stacked
 from incidentbook.charts.hosts import worst_signals as worst_signals
 from incidentbook.errors import IncidentbookError
 from incidentbook.investigation import Investigation, investigate
+from incidentbook.notebook.tables import Column, Table
 from incidentbook.outputs.publish import Outputs, publish
 from incidentbook.paths import resolve_input, resolve_output, resources_dir
 from incidentbook.record.draft import draft as draft_case
 from incidentbook.record.model import CaseRecord
 from incidentbook.record.taxonomy import Taxonomy
-from incidentbook.text import counted, kinds_counted
+from incidentbook.text import KIND_NOUNS, counted, format_lag, kinds_counted
 
 VEGALITE_MIME = "application/vnd.vegalite.v5+json"
 
@@ -105,6 +106,10 @@ def load(
     )
 
 
+MOST_TRENDS = 6
+"""Trends the summary names one by one; the rest are counted."""
+
+
 def summary(inv: Investigation) -> Markdown:
     """The story in a few lines: what broke, what coincided, which hosts."""
     a = inv.analysis
@@ -130,26 +135,73 @@ def summary(inv: Investigation) -> Markdown:
     for f in inv.findings:
         if f.kind == "failure_rate":
             lines.append(f"- {f.summary}.")
+    # A trend is a slow change over the whole window (a filesystem filling, a dataloader
+    # slowing): the anomalies' counts never say it, and there is at most one a signal.
+    trends = sorted(
+        (f for f in inv.findings if f.kind == "trend"), key=lambda f: f.signal != a.primary
+    )
+    for f in trends[:MOST_TRENDS]:
+        lines.append(f"- {f.summary}.")
+    if len(trends) > MOST_TRENDS:
+        lines.append(f"- {counted(len(trends) - MOST_TRENDS, 'more trend')} in the findings.")
     if kinds:
         lines.append(f"- Found: {kinds_counted(kinds)}.")
     return Markdown("\n".join(lines))
 
 
-def findings_table(inv: Investigation) -> pl.DataFrame:
-    return inv.findings_frame().with_columns(
-        pl.col("start").dt.strftime("%H:%M:%S"),
-        pl.col("end").dt.strftime("%H:%M:%S"),
-        pl.col("magnitude").round(3),
-    )
+CHANGE_KINDS = frozenset({"drop", "spike", "level_shift", "trend", "outlier_host"})
+"""Finding kinds whose magnitude is a change against a baseline; for the others (events,
+signatures, failure rates) it is a share of hosts or a count, said in the summary."""
 
 
-def correlations_table(inv: Investigation) -> pl.DataFrame:
+def findings_table(inv: Investigation) -> Table:
+    """Every finding in time order: when, what kind, what was found (the whole sentence),
+    the change against the baseline where there is one, and the hosts."""
+    rows = [
+        {
+            "start": f.start,
+            "end": f.end,
+            "kind": KIND_NOUNS.get(f.kind, (f.kind.replace("_", " "),))[0],
+            "signal": f.signal,
+            "summary": f.summary or f.signal,
+            "change": f"{f.magnitude * 100:+,.0f}%" if f.kind in CHANGE_KINDS else "",
+            "hosts": f.hosts,
+        }
+        for f in sorted(inv.findings, key=lambda f: (f.start, f.kind, f.signal))
+    ]
+    frame = pl.DataFrame(rows, schema=_FINDING_SCHEMA, orient="row")
+    columns = [
+        Column("start", "Start", "time"),
+        Column("kind", "Kind"),
+        Column("signal", "Signal", "code"),
+        Column("summary", "What was found", wide=True),
+        Column("change", "Change vs baseline", "number"),
+        Column("hosts", "Hosts", "list"),
+    ]
+    return Table(frame, columns, noun=("finding", "findings"), empty="no anomaly found")
+
+
+_FINDING_SCHEMA = {
+    "start": pl.Datetime("us", "UTC"),
+    "end": pl.Datetime("us", "UTC"),
+    "kind": pl.String,
+    "signal": pl.String,
+    "summary": pl.String,
+    "change": pl.String,
+    "hosts": pl.List(pl.String),
+}
+
+
+def correlations_table(inv: Investigation) -> Table:
+    """The signals whose anomalies line up with the symptom's, best first: cause or
+    effect, how well (0 to 1), when against the symptom, where, and why."""
     rows = [
         {
             "signal": c.signal,
             "role": "cause" if c.cause else "effect",
-            "score": round(c.score, 2),
-            "lag_s": round(c.lag_seconds),
+            "score": f"{c.score:.2f} of 1",
+            "onset": format_lag(c.lag_seconds),
+            "hosts": c.hosts or ["cluster-wide"],
             "why": c.explanation,
         }
         for c in inv.correlations
@@ -157,40 +209,63 @@ def correlations_table(inv: Investigation) -> pl.DataFrame:
     schema = {
         "signal": pl.String,
         "role": pl.String,
-        "score": pl.Float64,
-        "lag_s": pl.Int64,
+        "score": pl.String,
+        "onset": pl.String,
+        "hosts": pl.List(pl.String),
         "why": pl.String,
     }
-    return pl.DataFrame(rows, schema=schema, orient="row")
+    columns = [
+        Column("signal", "Signal", "code"),
+        Column("role", "Reads as"),
+        Column("score", "Score", "number"),
+        Column("onset", "Onset", "time"),
+        Column("hosts", "Where", "list"),
+        Column("why", "Why", wide=True),
+    ]
+    frame = pl.DataFrame(rows, schema=schema, orient="row")
+    return Table(frame, columns, noun=("signal", "signals"), empty="no signal lines up")
 
 
-def signatures_table(inv: Investigation) -> pl.DataFrame:
+def signatures_table(inv: Investigation) -> Table:
+    """Known log signatures in the window: what, how bad, how many lines, where, when
+    first, and the usual action (whole)."""
+    columns = [
+        Column("label", "Signature"),
+        Column("severity", "Severity"),
+        Column("count", "Lines", "number"),
+        Column("hosts", "Hosts", "list"),
+        Column("first_seen", "First seen", "time"),
+        Column("action", "Usual action", wide=True),
+    ]
     if inv.logs is None:
-        return pl.DataFrame({"note": ["no logs/ folder in this incident"]})
-    return inv.logs.signatures.select(
+        return Table(pl.DataFrame(), columns, empty="no logs/ folder in this incident")
+    frame = inv.logs.signatures.select(
         "label",
         "severity",
         "count",
-        hosts=pl.col("hosts").list.len(),
-        first=pl.col("first_seen").dt.strftime("%H:%M:%S"),
+        pl.col("hosts").list.sort(),
+        "first_seen",
         action=pl.col("action").fill_null(""),
     )
+    return Table(frame, columns, noun=("signature", "signatures"), empty="no known signature")
 
 
-def new_templates_table(inv: Investigation, rows: int = 15) -> pl.DataFrame:
+def new_templates_table(inv: Investigation, rows: int = 15) -> Table:
+    """Log templates new in the window, worst first (the first `rows`; the caption says
+    how many there are in all)."""
+    columns = [
+        Column("template", "Template", "mono", wide=True),
+        Column("severity", "Severity"),
+        Column("count", "Lines", "number"),
+        Column("hosts", "Hosts", "number"),
+        Column("first_seen", "First seen", "time"),
+    ]
     if inv.logs is None:
-        return pl.DataFrame({"note": ["no logs/ folder in this incident"]})
-    return (
-        inv.logs.templates.templates.filter("new")
-        .head(rows)
-        .select(
-            "template",
-            "severity",
-            "count",
-            "hosts",
-            first=pl.col("first_seen").dt.strftime("%H:%M:%S"),
-        )
-    )
+        return Table(pl.DataFrame(), columns, empty="no logs/ folder in this incident")
+    new = inv.logs.templates.templates.filter("new")
+    frame = new.head(rows).select("template", "severity", "count", "hosts", "first_seen")
+    notes = [f"the first {rows} of {new.height:,} shown"] if new.height > rows else []
+    return Table(frame, columns, noun=("new template", "new templates"), notes=notes)
 
 
 def _drawn(inv: Investigation, name: str, entry: ChartEntry):
@@ -270,19 +345,60 @@ def similar(
     top: int = 3,
     *,
     taxonomy: Taxonomy | None = None,
-) -> pl.DataFrame:
-    """The library's closest past cases, and why they match."""
-    from incidentbook.record.similar import similar_cases
+    out: Path | str | None = None,
+    start: Path | str | None = None,
+) -> Table:
+    """The library's closest past cases, and why they match, each linking to its page.
 
+    With `out`, each case's page is written to OUT/similar/<id>.html (self-contained, as
+    the report is) and linked from the notebook's folder (`start`, default the current
+    one); without it, the link goes to the case's record file in the library."""
+    import os
+    from urllib.parse import quote
+
+    from incidentbook.outputs.render import render_case
+    from incidentbook.record.similar import similar_cases
+    from incidentbook.record.store import atomic_write_text, record_files
+
+    columns = [
+        Column("case", "Case", "link", href="href"),
+        Column("title", "Title"),
+        Column("score", "Closeness", "number"),
+        Column("why", "Why it matches", wide=True),
+    ]
     folder = locate(library)
     if not folder.is_dir():
-        return pl.DataFrame({"note": [f"no case library at {library}"]})
-    rows = [
-        {"case": m.case.id, "score": m.score, "why": "; ".join(m.reasons)}
-        for m in similar_cases(record, folder, top=top, taxonomy=taxonomy)
+        return Table(pl.DataFrame(), columns, empty=f"no case library at {library}")
+    here = Path(start or Path.cwd()).resolve()
+    files = {p.stem: p for p in record_files([folder])}
+    rows = []
+    for m in similar_cases(record, folder, top=top, taxonomy=taxonomy):
+        target = files.get(m.case.id)
+        if out is not None:
+            page = render_case(m.case, "html", taxonomy)
+            target = atomic_write_text(output_dir(str(out)) / "similar" / f"{m.case.id}.html", page)
+        rows.append(
+            {
+                "case": m.case.id,
+                "href": quote(Path(os.path.relpath(target, here)).as_posix()) if target else None,
+                "title": m.case.title,
+                "score": f"{m.score:.2f} of 1",
+                "why": "; ".join(m.reasons),
+            }
+        )
+    schema = dict.fromkeys(("case", "href", "title", "score", "why"), pl.String)
+    frame = pl.DataFrame(rows, schema=schema, orient="row")
+    notes = [
+        "Closeness: 1 when every facet (root cause, component, symptom, contributing "
+        "factor) matches, 0 when none does; a shared broader value counts half."
     ]
-    schema = {"case": pl.String, "score": pl.Float64, "why": pl.String}
-    return pl.DataFrame(rows, schema=schema, orient="row")
+    return Table(
+        frame,
+        columns,
+        noun=("similar case", "similar cases"),
+        notes=notes,
+        empty="no case in the library shares a facet with this one",
+    )
 
 
 def form(inv: Investigation, record: CaseRecord):
@@ -305,30 +421,41 @@ def write(inv: Investigation, record: CaseRecord, out: str) -> Outputs:
     return publish(record, chart_set(inv), output_dir(out), inv.taxonomy)
 
 
-def record_summary(record: CaseRecord) -> pl.DataFrame:
+def record_summary(record: CaseRecord) -> Table:
+    """The drafted record at a glance: its id, title, facets and what is left to confirm."""
+    evidence = record.evidence
     rows = [
-        ("id", record.id),
-        ("title", record.title),
-        ("root causes", ", ".join(record.root_causes)),
-        ("components", ", ".join(record.components)),
-        ("symptom tags", ", ".join(record.symptom_tags)),
-        ("drafted, to confirm", ", ".join(record.drafted) or "-"),
-        ("findings", str(len(record.evidence.findings) if record.evidence else 0)),
-        ("log signatures", str(len(record.evidence.log_signatures) if record.evidence else 0)),
+        ("Case id", record.id),
+        ("Title", record.title),
+        ("Root causes", ", ".join(record.root_causes)),
+        ("Components", ", ".join(record.components)),
+        ("Symptom tags", ", ".join(record.symptom_tags)),
+        ("Drafted, to confirm", ", ".join(record.drafted) or "-"),
+        ("Findings", str(len(evidence.findings) if evidence else 0)),
+        ("Log signatures", str(len(evidence.log_signatures) if evidence else 0)),
     ]
-    return pl.DataFrame(rows, schema={"field": pl.String, "value": pl.String}, orient="row")
+    frame = pl.DataFrame(rows, schema={"field": pl.String, "value": pl.String}, orient="row")
+    columns = [Column("field", "Field"), Column("value", "Value")]
+    return Table(frame, columns, noun=("field", "fields"))
 
 
-def timeline_table(record: CaseRecord) -> pl.DataFrame:
+def timeline_table(record: CaseRecord) -> Table:
+    """The record's timeline: when, what, and whether the data or a person said it."""
     events = record.evidence.timeline if record.evidence else []
-    return pl.DataFrame(
+    frame = pl.DataFrame(
         {
-            "at": [f"{e.at:%H:%M:%S}" for e in events],
-            "from": [e.source for e in events],
+            "at": [e.at for e in events],
             "event": [e.text for e in events],
+            "from": [e.source for e in events],
         },
-        schema={"at": pl.String, "from": pl.String, "event": pl.String},
+        schema={"at": pl.Datetime("us", "UTC"), "event": pl.String, "from": pl.String},
     )
+    columns = [
+        Column("at", "When", "time"),
+        Column("event", "What", wide=True),
+        Column("from", "From"),
+    ]
+    return Table(frame, columns, noun=("event", "events"), empty="no timeline yet")
 
 
 def outputs_table(outputs: Outputs) -> pl.DataFrame:

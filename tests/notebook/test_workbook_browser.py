@@ -1,0 +1,126 @@
+"""The workbook in a real JupyterLab, Run All on both bundled incidents, read as a person
+reads it (issue 15 items 6 and 11): every finding reachable, whole sentences, host lists
+that open, text left and numbers right under JupyterLab's own styles, similar cases that
+link to a page. Screenshots stay in out/test-artifacts/."""
+
+from __future__ import annotations
+
+import json
+import shutil
+from pathlib import Path
+from urllib.parse import unquote, urlparse
+
+import pytest
+from lab_server import browser_page, jupyter_lab, run_all_cells
+
+from conftest import REPO
+
+pytestmark = pytest.mark.browser
+
+ARTIFACTS = REPO / "out" / "test-artifacts"
+INCIDENTS = ("smollm3-storage", "imbue-bringup")
+
+
+def _workbook(source: Path, target: Path, incident: str) -> None:
+    """The bundled workbook with only its `incident` parameter changed."""
+    nb = json.loads(source.read_text(encoding="utf-8"))
+    for cell in nb["cells"]:
+        if "parameters" in cell.get("metadata", {}).get("tags", []):
+            text = "".join(cell["source"])
+            before = 'incident: str = "data/incidents/smollm3-storage"'
+            assert before in text
+            cell["source"] = text.replace(before, f'incident: str = "data/incidents/{incident}"')
+    target.parent.mkdir(parents=True, exist_ok=True)
+    target.write_text(json.dumps(nb), encoding="utf-8")
+
+
+@pytest.fixture(scope="module")
+def lab(tmp_path_factory):
+    """A project of its own (the workbook, both incidents, the library) under JupyterLab."""
+    root = tmp_path_factory.mktemp("project")
+    (root / "pyproject.toml").write_text('[project]\nname = "postmortems"\n')
+    for name in INCIDENTS:
+        shutil.copytree(REPO / "data" / "incidents" / name, root / "data" / "incidents" / name)
+        _workbook(REPO / "workbooks" / "incident.ipynb", root / "workbooks" / f"{name}.ipynb", name)
+    shutil.copytree(REPO / "data" / "library", root / "data" / "library")
+    with jupyter_lab(root, tmp_path_factory.mktemp("jupyter-home")) as (base, token):
+        url = f"{base}/lab/tree/workbooks/{{}}.ipynb?reset&token={token}"
+        yield {"root": root, "url": url}
+
+
+@pytest.fixture
+def page():  # a page per incident, and `reset` below: only that incident's notebook open
+    with browser_page({"width": 1400, "height": 1000}) as page:
+        yield page
+
+
+def _run(lab, page, name: str):
+    page.goto(lab["url"].format(name))
+    run_all_cells(page)
+    last = page.locator(".jp-Notebook .jp-CodeCell").last
+    try:  # the last cell (notes on the data) has its output once every cell above ran
+        last.locator(".jp-OutputArea-output").wait_for(timeout=180_000)
+        page.locator(".jp-Notebook-ExecutionIndicator[data-status='idle']").wait_for()
+    except Exception:
+        ARTIFACTS.mkdir(parents=True, exist_ok=True)
+        page.screenshot(path=str(ARTIFACTS / f"workbook-{name}-failure.png"), full_page=True)
+        raise
+    return page.locator(".jp-Notebook .jp-CodeCell")
+
+
+def _cell(cells, call: str):
+    return cells.filter(has_text=call).locator(".incidentbook-table")
+
+
+@pytest.mark.parametrize("name", INCIDENTS)
+def test_run_all_shows_every_finding_whole_and_readable(lab, page, name):
+    expect = pytest.importorskip("playwright.sync_api").expect
+    cells = _run(lab, page, name)
+    record = json.loads((lab["root"] / "out" / name / "case.json").read_text())
+    findings = record["evidence"]["findings"]
+    table = _cell(cells, "wb.findings_table(inv)")
+    expect(table.locator("caption")).to_have_text(f"{len(findings)} findings")
+    rows = table.locator("tbody tr")
+    expect(rows).to_have_count(len(findings))
+    rows.last.scroll_into_view_if_needed()  # the last finding is reachable by scrolling
+    expect(rows.last).to_be_in_viewport()
+    shown = table.inner_text()
+    for finding in findings:  # whole sentences: nothing cut at 160 characters
+        assert finding["summary"] in shown, finding["summary"]
+
+    # under JupyterLab's stylesheet, which right-aligns every cell of a plain table
+    def align(column: int) -> str:
+        return rows.first.locator("td").nth(column).evaluate("e => getComputedStyle(e).textAlign")
+
+    headers = table.locator("thead th").all_inner_texts()
+    assert align(headers.index("What was found")) == "left"
+    assert align(headers.index("Kind")) == "left"
+    assert align(headers.index("Change vs baseline")) == "right"
+    assert not table.get_by_text("str", exact=True).count()  # no row of dtypes
+
+    # a long host list opens on a click and shows every name
+    many = next((f for f in findings if len(f["hosts"]) > 6), None)
+    if many is not None:
+        details = table.locator("details", has_text=f"{len(many['hosts']):,} hosts").first
+        details.locator("summary").click()
+        expect(details).to_contain_text(", ".join(many["hosts"]))
+    ARTIFACTS.mkdir(parents=True, exist_ok=True)
+    table.screenshot(path=str(ARTIFACTS / f"workbook-{name}-findings.png"))
+
+    # similar cases: a closeness on a stated scale, each id a link to a page that exists
+    similar = _cell(cells, "wb.similar(")
+    links = similar.locator("tbody a")
+    assert links.count() >= 1
+    expect(similar).to_contain_text("of 1")
+    expect(cells.filter(has_text="wb.similar(").locator(".jp-OutputArea")).to_contain_text(
+        "Closeness: 1 when every facet"
+    )
+    for i in range(links.count()):
+        link = links.nth(i)
+        # JupyterLab serves the notebook-relative link from its /files/ route
+        href = urlparse(link.get_attribute("href")).path
+        assert href.startswith("/files/"), href
+        page_file = lab["root"] / unquote(href.removeprefix("/files/"))
+        assert page_file.is_file() and link.inner_text() in page_file.read_text()
+        assert link.evaluate("e => getComputedStyle(e.parentElement).whiteSpace") == "nowrap"
+    similar.screenshot(path=str(ARTIFACTS / f"workbook-{name}-similar.png"))
