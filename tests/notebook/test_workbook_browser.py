@@ -1,7 +1,8 @@
 """The workbook in a real JupyterLab, Run All on both bundled incidents, read as a person
-reads it (issue 15 items 6 and 11): every finding reachable, whole sentences, host lists
+reads it (issue 15 items 3, 6 and 11): every finding reachable, whole sentences, host lists
 that open, text left and numbers right under JupyterLab's own styles, similar cases that
-link to a page. Screenshots stay in out/test-artifacts/."""
+link to a page, each per-host heat map with a legend and scale of its own. Screenshots
+stay in out/test-artifacts/."""
 
 from __future__ import annotations
 
@@ -124,3 +125,28 @@ def test_run_all_shows_every_finding_whole_and_readable(lab, page, name):
         assert page_file.is_file() and link.inner_text() in page_file.read_text()
         assert link.evaluate("e => getComputedStyle(e.parentElement).whiteSpace") == "nowrap"
     similar.screenshot(path=str(ARTIFACTS / f"workbook-{name}-similar.png"))
+
+
+LEGENDS = """el => [...el.querySelectorAll('g.role-legend')].map(g => ({
+  title: [...g.querySelectorAll('.role-legend-title text')].map(t => t.textContent).join(' '),
+  labels: [...g.querySelectorAll('.role-legend-label text')].map(t => t.textContent),
+}))"""
+
+
+def test_each_per_host_heat_map_keeps_its_own_legend_and_scale(lab, page):
+    cells = _run(lab, page, "imbue-bringup")
+    chart = cells.filter(has_text='wb.chart(inv, "hosts")').locator(".vega-embed svg").first
+    chart.wait_for()
+    legends = chart.evaluate(LEGENDS)
+    titles = chart.evaluate(
+        "el => [...el.querySelectorAll('.role-title-text')].map(t => t.textContent)"
+    )
+    # one legend a panel, titled by the panel's own signal, on the panel's own scale (one
+    # shared scale drew InfiniBand link-down events on CPU frequency's GHz)
+    assert len(titles) >= 2 and len(legends) == len(titles), (titles, legends)
+    for title, legend in zip(titles, legends, strict=True):
+        assert title.startswith(legend["title"].split(" (")[0]), (title, legend)
+        assert legend["labels"], legend
+    assert len({tuple(legend["labels"]) for legend in legends}) == len(legends), legends
+    ARTIFACTS.mkdir(parents=True, exist_ok=True)
+    chart.screenshot(path=str(ARTIFACTS / "workbook-imbue-bringup-heatmaps.png"))

@@ -45,8 +45,10 @@ def test_charts_offer_export_but_not_the_vega_editor():
     for cell in _notebook()["cells"]:
         for output in cell.get("outputs", []):
             if VEGALITE in output.get("data", {}):
-                actions = output["metadata"][VEGALITE]["embed_options"]["actions"]
+                options = output["metadata"][VEGALITE]["embed_options"]
+                actions = options["actions"]
                 assert actions["export"] is True and actions["editor"] is False
+                assert options["renderer"] == "svg"  # legends and axes as text, not pixels
 
 
 def test_the_outputs_are_listed_with_their_folder_as_links(tmp_path):

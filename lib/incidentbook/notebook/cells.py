@@ -34,6 +34,12 @@ CHART_ACTIONS = {"export": True, "source": False, "compiled": False, "editor": F
 which needs the network, and no source views."""
 
 
+EMBED_OPTIONS = {"actions": CHART_ACTIONS, "renderer": "svg"}
+"""vega-embed's options in JupyterLab: the menu above, and SVG rather than a canvas, so
+text in a chart (legends, axes) is sharp when zoomed, selectable, and read by screen
+readers and by the browser tests."""
+
+
 def _render(spec: dict, **metadata) -> tuple[dict, dict]:
     """Charts as Vega-Lite JSON under the mime type JupyterLab renders.
 
@@ -48,7 +54,7 @@ def _render(spec: dict, **metadata) -> tuple[dict, dict]:
     )
     text = title.get("text") if isinstance(title, dict) else title
     bundle = {VEGALITE_MIME: spec, "text/plain": f"<chart: {text}>"}
-    return bundle, {VEGALITE_MIME: {"embed_options": {"actions": CHART_ACTIONS}}}
+    return bundle, {VEGALITE_MIME: {"embed_options": EMBED_OPTIONS}}
 
 
 def setup() -> None:
