@@ -43,3 +43,12 @@ def test_finding_sentences_say_numbers_units_and_names_as_a_person_would():
     # an Xid names its GPU in words, not as a bare number in brackets
     xids = [f.summary for f in inv.findings if f.signal == "xid_errors"]
     assert xids and all(re.search(r"^Xid error \d+ on \S+ GPU \d+ from", s) for s in xids), xids
+
+
+def test_the_drafted_symptoms_say_the_baseline_in_its_unit():
+    from incidentbook.record.draft import draft_symptoms
+
+    text = draft_symptoms(investigate(REPO / "data" / "incidents" / "imbue-bringup"))
+    # a ratio's baseline was printed as '0 ratio', and the label lost its capitals
+    assert "Model FLOPs utilisation fell 2 times" in text
+    assert "away from its baseline of 41.5%." in text

@@ -36,7 +36,7 @@ from incidentbook.record.model import (
 from incidentbook.record.narrative import DRAFT_MARK, load_narrative
 from incidentbook.record.store import load_record, load_records, narrative_invalid
 from incidentbook.record.taxonomy import Taxonomy, load_taxonomy
-from incidentbook.text import format_time
+from incidentbook.text import format_time, format_value, lower_label
 
 if TYPE_CHECKING:
     from incidentbook.investigation import Investigation
@@ -47,7 +47,7 @@ MAX_TIMELINE = 40
 def draft_symptoms(inv: Investigation) -> str:
     analysis, pack = inv.analysis, inv.pack
     primary = pack.signals.get(analysis.primary)
-    label = primary.label.lower() if primary else analysis.primary
+    label = lower_label(primary.label) if primary else analysis.primary
     anomalies = [
         f for f in inv.findings if f.signal == analysis.primary and f.kind in {"drop", "spike"}
     ]
@@ -56,11 +56,11 @@ def draft_symptoms(inv: Investigation) -> str:
         depth = sorted(abs(f.magnitude) for f in anomalies)
         verb = "fell" if anomalies[0].kind == "drop" else "rose"
         parts.append(
-            f"{label.capitalize()} {verb} {len(anomalies)} times between "
+            f"{label[:1].upper() + label[1:]} {verb} {len(anomalies)} times between "
             f"{format_time(anomalies[0].start)} and {format_time(anomalies[-1].end)}, "
             f"{depth[0]:.0%} to {depth[-1]:.0%} away from its baseline"
             + (
-                f" of {anomalies[0].baseline:,.0f} {primary.unit}."
+                f" of {format_value(anomalies[0].baseline, primary.unit)}."
                 if primary and anomalies[0].baseline
                 else "."
             )
