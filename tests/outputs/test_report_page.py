@@ -114,3 +114,24 @@ def test_the_markdown_page_leads_with_the_verdict_too(report):
     md = render_case(record, "md")
     assert md.index("## Verdict") < md.index("## Symptoms")
     assert "How sure: **" in md
+
+
+def test_findings_read_with_their_units(report):
+    from html import escape
+
+    from incidentbook.metrics.signals import load_pack
+    from incidentbook.text import format_value
+
+    html, outputs = report
+    record = __import__("json").loads(Path(outputs.case).read_text())
+    signals = load_pack().signals
+    levels = [f for f in record["evidence"]["findings"] if f["kind"] in {"drop", "spike"}]
+    assert levels
+    for f in levels:  # the whole sentence is on the page, the levels in display units
+        assert f"<td>{escape(f['summary'])}</td>" in html
+        unit = signals[f["signal"]].unit if f["signal"] in signals else ""
+        if unit:
+            assert format_value(f["value"], unit) in f["summary"], (unit, f["summary"])
+            assert format_value(f["baseline"], unit) in f["summary"], (unit, f["summary"])
+    # disk latency is said in milliseconds, as the charts draw it
+    assert not re.search(r"latency rose to 0\.\d+ s\b", html)

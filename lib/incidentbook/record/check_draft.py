@@ -26,6 +26,7 @@ from datetime import timedelta
 from typing import TYPE_CHECKING
 
 from incidentbook.record.checks import LogCheck, MetricCheck, prom_duration
+from incidentbook.text import format_value
 
 if TYPE_CHECKING:
     from incidentbook.metrics.signals import Signal
@@ -76,8 +77,8 @@ def draft_metric_check(
     hold = max(MIN_HOLD, min(MAX_HOLD, (held or timedelta(minutes=10)) / 2))
     hold = timedelta(minutes=int(hold.total_seconds() // 60))
     op = ">" if rising else "<"
-    unit = f" {cause.unit}" if cause.unit else ""
-    normal = f", {_round(baseline):g}{unit} normally" if baseline is not None else ""
+    # said in display units (39.4 ms, not 0.0394 s); the threshold stays in PromQL's
+    normal = f", {format_value(baseline, cause.unit)} normally" if baseline is not None else ""
     held_text = f" for {prom_duration(held)}" if held and held > timedelta(0) else ""
     return MetricCheck(
         kind="promql",
@@ -91,7 +92,7 @@ def draft_metric_check(
         drafted=True,
         **{"for": prom_duration(hold)},
         message=(
-            f"{cause.label} {'rose to' if rising else 'fell to'} {_round(level):g}{unit}"
+            f"{cause.label} {'rose to' if rising else 'fell to'} {format_value(level, cause.unit)}"
             f"{held_text} before this incident's symptom{normal}; this fires halfway there."
         ),
     )
