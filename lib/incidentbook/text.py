@@ -124,6 +124,11 @@ KIND_NOUNS: dict[str, tuple[str, str]] = {
 """How a finding kind reads in a sentence, one and many (the record keeps the kind names)."""
 
 
+def kind_noun(kind: str) -> str:
+    """A finding kind as one reads it: `level shift`, `known error signature`."""
+    return KIND_NOUNS.get(kind, (kind.replace("_", " "),))[0]
+
+
 def kinds_counted(counts: dict[str, int]) -> str:
     """`28 drops, 15 spikes and 1 known error signature`: most first, then by name."""
     parts = [

@@ -24,7 +24,7 @@ from incidentbook.paths import resolve_input, resolve_output, resources_dir
 from incidentbook.record.draft import draft as draft_case
 from incidentbook.record.model import CaseRecord
 from incidentbook.record.taxonomy import Taxonomy
-from incidentbook.text import KIND_NOUNS, counted, format_lag, kinds_counted
+from incidentbook.text import counted, format_lag, kind_noun, kinds_counted
 
 VEGALITE_MIME = "application/vnd.vegalite.v5+json"
 
@@ -166,8 +166,7 @@ def findings_table(inv: Investigation) -> Table:
     rows = [
         {
             "start": f.start,
-            "end": f.end,
-            "kind": KIND_NOUNS.get(f.kind, (f.kind.replace("_", " "),))[0],
+            "kind": kind_noun(f.kind),
             "signal": f.signal,
             "summary": f.summary or f.signal,
             "change": f"{f.magnitude * 100:+,.0f}%" if f.kind in CHANGE_KINDS else "",
@@ -189,7 +188,6 @@ def findings_table(inv: Investigation) -> Table:
 
 _FINDING_SCHEMA = {
     "start": pl.Datetime("us", "UTC"),
-    "end": pl.Datetime("us", "UTC"),
     "kind": pl.String,
     "signal": pl.String,
     "summary": pl.String,

@@ -28,15 +28,13 @@ class Column:
 
     text: wraps, left; number: right, tabular figures, thousands separated; time: date,
     clock and UTC on one line; code: monospace, never wrapped mid-name; mono: monospace
-    text that wraps (log templates); list: a list of
-    names, shown whole when short and behind a <details> click when long; link: the
-    cell's text linking to the column `href` names."""
+    text that wraps (log templates); list: names, shown whole when short and behind a
+    <details> click when long; link: the cell's text linking to the column `href` names."""
 
     name: str
     label: str
     kind: Kind = "text"
     href: str | None = None
-    digits: int | None = None
     wide: bool = False  # the column the reader came for (a sentence): it gets the room
 
 
@@ -56,14 +54,10 @@ _STYLE = {
 }
 
 
-def _number(value: object, digits: int | None) -> str:
-    if value is None:
-        return ""
+def _number(value: object) -> str:
     if isinstance(value, str):  # already formatted (a signed percentage, say)
         return value
-    if isinstance(value, int) or (digits == 0 and isinstance(value, float)):
-        return f"{value:,.0f}"
-    return f"{value:,.{2 if digits is None else digits}f}"
+    return f"{value:,}" if isinstance(value, int) else f"{value:,.2f}"
 
 
 def cell_text(value: object, column: Column) -> str:
@@ -73,7 +67,7 @@ def cell_text(value: object, column: Column) -> str:
     if column.kind == "time" and isinstance(value, datetime):
         return format_moment(value)
     if column.kind == "number":
-        return _number(value, column.digits)
+        return _number(value)
     if column.kind == "list":
         return ", ".join(str(v) for v in value)
     return str(value)

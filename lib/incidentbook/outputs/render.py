@@ -15,7 +15,7 @@ from incidentbook.outputs.formats import OUTPUTS, OutputFormat
 from incidentbook.paths import resources_dir
 from incidentbook.record.model import FACET_FIELDS, CaseRecord
 from incidentbook.record.taxonomy import FACETS, Taxonomy, load_taxonomy
-from incidentbook.text import KIND_NOUNS, format_lag, format_moment, format_span
+from incidentbook.text import format_lag, format_moment, format_span, kind_noun
 
 Format = str
 """An output format's name: html, md, or one a package adds (outputs.formats.OUTPUTS)."""
@@ -105,7 +105,7 @@ def environment() -> jinja2.Environment:
     env.filters["when"] = format_moment
     env.filters["window"] = lambda w: format_span(w.start, w.end, style="window")
     env.filters["lag"] = format_lag
-    env.filters["kind_noun"] = lambda kind: KIND_NOUNS.get(kind, (kind.replace("_", " "),))[0]
+    env.filters["kind_noun"] = kind_noun
     return env
 
 
