@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 from datetime import timedelta
 
 import pytest
@@ -85,3 +86,28 @@ def test_the_imbue_checks_on_its_own_data():
     assert firings["nvme-hang"].hosts == ["h100-r14-n13", "h100-r15-n06", "h100-r23-n10"]
     for check_id in ("host-not-up", "pcie-link-downtrained", "fans-pinned", "cpu-clock-capped"):
         assert lead(firings[check_id], onset) > timedelta(hours=1), check_id
+
+
+def test_rules_reading_the_same_signals_share_one_read_of_the_files(monkeypatch):
+    """The drafted latency check and the library case's latency check read the same
+    counters over the same span: the folder's files are read once for both, and each
+    fires as it does alone."""
+    from incidentbook.sources.folder import FolderSource
+
+    record = load_record(LIBRARY / "smollm3-storage-throughput-drops.yaml")
+    (latency,) = [r for r in compile_case(record) if r.id == "shared-fs-read-latency"]
+    twin = dataclasses.replace(latency, case="another-case")
+    folder = INCIDENTS / "smollm3-storage"
+    alone = evaluate_folder([latency], folder)
+    reads = []
+    real = FolderSource.metrics
+
+    def counted(self, *args, **kwargs):
+        reads.append(args)
+        return real(self, *args, **kwargs)
+
+    monkeypatch.setattr(FolderSource, "metrics", counted)
+    both = evaluate_folder([latency, twin], folder)
+    assert len(reads) == 1
+    assert [f.hosts for f in both] == [alone[0].hosts] * 2
+    assert both[0].first_fired == both[1].first_fired == alone[0].first_fired

@@ -135,7 +135,25 @@ def _per_second(values: pl.DataFrame, window: timedelta) -> pl.DataFrame:
     )
 
 
-def _read(folder: IncidentFolder, span: TimeWindow, signals: list[Signal]) -> pl.DataFrame:
+Reads = dict[tuple, pl.DataFrame]
+"""Signal frames already read from a folder, by span and signals: rules that read the same
+signals over the same span (a drafted check and the library's check of the same case)
+share one read of the files."""
+
+
+def _read(
+    folder: IncidentFolder, span: TimeWindow, signals: list[Signal], reads: Reads | None = None
+) -> pl.DataFrame:
+    key = (span.start, span.end, tuple(s.model_dump_json() for s in signals))
+    if reads is not None and key in reads:
+        return reads[key]
+    frame = _read_files(folder, span, signals)
+    if reads is not None:
+        reads[key] = frame
+    return frame
+
+
+def _read_files(folder: IncidentFolder, span: TimeWindow, signals: list[Signal]) -> pl.DataFrame:
     from incidentbook.metrics.data import NoDataError
     from incidentbook.sources.folder import FolderSource
 
@@ -154,10 +172,11 @@ def metric_values(
     window: TimeWindow,
     pack: SignalPack,
     known: pl.DataFrame | None = None,
+    reads: Reads | None = None,
 ) -> pl.DataFrame:
     """The rule's per-host value over the window (node, ts, value), from the folder, or
     from `known` (a signal frame already read, e.g. the investigation's) when it has the
-    signal as the rule reads it."""
+    signal as the rule reads it; `reads` keeps the folder's reads for the next rules."""
     signal = pack.get(rule.signal)
     reusable = not rule.count_gpus and signal.kind != "counter_ratio"
     if reusable and known is not None and signal.per == "node":
@@ -169,7 +188,7 @@ def metric_values(
     span = TimeWindow(start=window.start - (rule.rate_window or LOOKBACK), end=window.end)
     if rule.count_gpus:
         per_gpu = signal.model_copy(update={"per": "gpu", "kind": "gauge"})
-        raw = _read(folder, span, [per_gpu])
+        raw = _read(folder, span, [per_gpu], reads)
         return raw.group_by("node", "ts").agg(value=pl.col("gpu").n_unique().cast(pl.Float64))
     if signal.kind == "counter_ratio":
         parts = [
@@ -183,7 +202,7 @@ def metric_values(
             )
             for side, metric in (("num", signal.numerator), ("den", signal.denominator))
         ]
-        raw = _read(folder, span, parts)
+        raw = _read(folder, span, parts, reads)
         window_ = rule.rate_window or timedelta(minutes=5)
         num, den = (
             _per_second(
@@ -196,7 +215,7 @@ def metric_values(
             .filter(pl.col("value_den") > 0)
             .select("node", "ts", value=pl.col("value") / pl.col("value_den"))
         )
-    raw = _read(folder, span, [signal]).select("node", "ts", "value")
+    raw = _read(folder, span, [signal], reads).select("node", "ts", "value")
     if signal.kind == "counter_rate":
         return _per_second(raw, rule.rate_window or timedelta(minutes=5))
     return raw
@@ -256,6 +275,7 @@ def condition(
     step: timedelta = STEP,
     lines: pl.DataFrame | None = None,
     known: pl.DataFrame | None = None,
+    reads: Reads | None = None,
 ) -> pl.DataFrame:
     """Whether the rule's condition holds on each host at each evaluation time."""
     folder = folder if isinstance(folder, IncidentFolder) else IncidentFolder(folder)
@@ -265,7 +285,7 @@ def condition(
         found = log_values(rule, folder, times, window, lines)
         return found.with_columns(holds=pl.col("value") >= rule.threshold).cast(CONDITION_SCHEMA)
     pack = pack or load_pack(folder.spec.signal_pack, folder.spec.signals)
-    values = metric_values(rule, folder, window, pack, known)
+    values = metric_values(rule, folder, window, pack, known, reads)
     at = _at_grid(values, times).drop_nulls("value")
     bound = pl.lit(rule.threshold)
     if rule.relative:
@@ -290,6 +310,7 @@ def evaluate_folder(
     pack = pack or load_pack(folder.spec.signal_pack, folder.spec.signals)
     out = []
     lines = None
+    reads: Reads = {}
     windows = [r.window for r in rules if isinstance(r.check, LogCheck)]
     if windows:  # the logs are read and matched once for all the log checks
         lines = matched_lines(folder, TimeWindow(start=window.start - max(windows), end=window.end))
@@ -299,7 +320,7 @@ def evaluate_folder(
             notes.append(f"signal {rule.signal} is not in the {pack.name} pack")
             out.append(Firing(rule, pl.DataFrame(schema=EPISODE_SCHEMA), notes))
             continue
-        cond = condition(rule, folder, window, pack, step, lines, known)
+        cond = condition(rule, folder, window, pack, step, lines, known, reads)
         out.append(Firing(rule, episodes(cond, rule.hold, step), notes))
     return out
 
