@@ -511,3 +511,39 @@ def test_heatmap_of_named_hosts_shows_them_and_a_few_quiet_ones(imbue):
     tips = {t["title"]: t for t in spec["encoding"]["tooltip"]}
     assert tips["CPU frequency (GHz)"]["format"] == ".2f"
     assert spec["encoding"]["y"]["axis"]["labelLimit"] == 0  # host names never cut
+
+
+_SVG_IN_A_NEW_PROCESS = """
+import sys, threading
+import altair as alt
+from incidentbook.charts import svg
+if sys.argv[1] == "warm":
+    from incidentbook.notebook import cells
+    cells.setup()
+    assert [t.name for t in svg._WARMING] == ["incidentbook-svg-warm-up"]
+chart = alt.Chart(alt.Data(values=[{"x": 1, "y": 2}, {"x": 2, "y": 1}])).mark_line().encode(
+    x="x:Q", y="y:Q"
+)
+sys.stdout.write(svg.to_svg(chart))
+"""
+
+
+def test_the_workbook_starts_the_svg_converter_in_the_background_and_svgs_stay_the_same():
+    """setup() starts the converter's runtime in a thread of its own (its start is most of
+    the first chart's conversion, and runs while the data loads); the warm-up's own chart
+    leaves no trace in the SVGs: a cold process draws the same text."""
+    import subprocess
+    import sys
+
+    def draw(mode: str) -> str:
+        done = subprocess.run(
+            [sys.executable, "-c", _SVG_IN_A_NEW_PROCESS, mode],
+            capture_output=True,
+            text=True,
+            check=False,
+        )
+        assert done.returncode == 0, done.stderr[-2000:]
+        return done.stdout
+
+    warm, cold = draw("warm"), draw("cold")
+    assert warm.startswith("<svg") and warm == cold

@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+import contextlib
 import re
+import threading
 from pathlib import Path
 
 import altair as alt
@@ -65,6 +67,29 @@ def _stable_ids(svg: str) -> str:
     return _SVG_ID.sub(renumber, svg)
 
 
+_WARMING: list[threading.Thread] = []
+
+
+def warm_up() -> None:
+    """Start the converter's JavaScript runtime in the background, once per process.
+
+    The first conversion of a process pays for starting it (half a second, three times a
+    whole chart's conversion). Started here it runs while the data loads: the start
+    gives up Python's lock, the conversions themselves do not, so only the start is
+    worth moving. `to_svg` waits for it; a failure is left for `to_svg` to meet."""
+    if _WARMING:
+        return
+
+    def start() -> None:
+        # A fault here is met again, and reported, by to_svg.
+        with contextlib.suppress(Exception):
+            vlc.vegalite_to_svg({"mark": "point"}, vl_version=_vl_version())
+
+    thread = threading.Thread(target=start, name="incidentbook-svg-warm-up", daemon=True)
+    _WARMING.append(thread)
+    thread.start()
+
+
 def to_svg(chart: AnyChart) -> str:
     """The chart as a self-contained static SVG, drawn with the incidentbook theme.
 
@@ -72,6 +97,8 @@ def to_svg(chart: AnyChart) -> str:
     _register()
     with alt.theme.enable(THEME):
         spec = chart.to_dict()
+    for thread in _WARMING:
+        thread.join()
     return _stable_ids(vlc.vegalite_to_svg(_without_hover(spec), vl_version=_vl_version()))
 
 

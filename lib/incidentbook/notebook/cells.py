@@ -58,7 +58,11 @@ def _render(spec: dict, **metadata) -> tuple[dict, dict]:
 
 
 def setup() -> None:
-    """Charts rendered for JupyterLab (and comparable by nbval), one theme, readable tables."""
+    """Charts rendered for JupyterLab (and comparable by nbval), one theme, readable tables;
+    the SVG converter started in the background for the report's static charts."""
+    from incidentbook.charts.svg import warm_up
+
+    warm_up()
     alt.renderers.register("incidentbook", _render)
     alt.renderers.enable("incidentbook")
     register_theme()
