@@ -145,6 +145,22 @@ def claim_output(out: Path, incident: Path, *, force: bool = False) -> Path:
 
     out, incident = Path(out).resolve(), Path(incident).resolve()
     name = incident_name(incident)
+    owner = refuse_taken(out, incident, force=force)
+    out.mkdir(parents=True, exist_ok=True)
+    mark = {"id": name, "incident": str(incident)}
+    file = out / OUTPUT_MARK
+    if owner != mark or not file.is_file():
+        temporary = out / f".{OUTPUT_MARK}.{os.getpid()}.tmp"
+        temporary.write_text(json.dumps(mark, indent=1) + "\n", encoding="utf-8")
+        os.replace(temporary, file)
+    return out
+
+
+def refuse_taken(out: Path, incident: Path, *, force: bool = False) -> dict | None:
+    """OutputTaken when `out` holds another incident's outputs (and not `force`); else
+    whose outputs it holds (output_owner). Writes nothing."""
+    out, incident = Path(out).resolve(), Path(incident).resolve()
+    name = incident_name(incident)
     owner = output_owner(out)
     if owner is not None and owner["id"] != name and not force:
         raise OutputTaken(
@@ -154,11 +170,4 @@ def claim_output(out: Path, incident: Path, *, force: bool = False) -> Path:
             f"force (-p force True, or incidentbook run --force) or remove {out} to replace "
             f"them"
         )
-    out.mkdir(parents=True, exist_ok=True)
-    mark = {"id": name, "incident": str(incident)}
-    file = out / OUTPUT_MARK
-    if owner != mark or not file.is_file():
-        temporary = out / f".{OUTPUT_MARK}.{os.getpid()}.tmp"
-        temporary.write_text(json.dumps(mark, indent=1) + "\n", encoding="utf-8")
-        os.replace(temporary, file)
-    return out
+    return owner

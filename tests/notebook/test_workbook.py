@@ -215,3 +215,113 @@ def test_one_kept_kernel_serves_several_incidents_without_leaking(tmp_path):
         c for c in notebook["cells"] if "injected-parameters" in c["metadata"].get("tags", [])
     ]
     assert "smollm3-storage" in "".join(injected[0]["source"])
+
+
+KERNELSPEC = {"name": "python3", "display_name": "Python 3", "language": "python"}
+
+
+def _probe_notebook(folder: Path) -> Path:
+    """A workbook whose cells say what the kernel had before they ran: whether the
+    workbook's module was imported already, and where the cells run."""
+    import nbformat
+
+    nb = nbformat.v4.new_notebook()
+    params = nbformat.v4.new_code_cell('incident = ""\nout = ""')
+    params.metadata["tags"] = ["parameters"]
+    probe = nbformat.v4.new_code_cell(
+        "import os, sys\n"
+        "print('imported ahead:', 'incidentbook.notebook.cells' in sys.modules)\n"
+        "print('cwd:', os.getcwd())"
+    )
+    nb.cells = [params, probe]
+    nb.metadata["kernelspec"] = KERNELSPEC
+    path = folder / "probe.ipynb"
+    path.write_text(nbformat.writes(nb))
+    return path
+
+
+def _probe_output(result) -> str:
+    nb = json.loads(result.notebook.read_text())
+    return "".join(nb["cells"][-1]["outputs"][0]["text"])
+
+
+def test_the_kernel_started_ahead_has_the_workbook_imported_and_runs_in_the_output(tmp_path):
+    """`incidentbook run` starts the kernel before papermill is imported and has it import
+    the workbook's module meanwhile (silently: the notebook's counts start at 1); the
+    cells then run in the output folder, as papermill's own kernel would."""
+    probe = _probe_notebook(tmp_path)
+    out = tmp_path / "out"
+    ahead = run_workbook(INCIDENTS / "smollm3-storage", out, notebook=probe, kernel_ahead=True)
+    said = _probe_output(ahead)
+    assert "imported ahead: True" in said
+    assert f"cwd: {out.resolve()}" in said
+    nb = json.loads(ahead.notebook.read_text())
+    counts = [c["execution_count"] for c in nb["cells"] if c["cell_type"] == "code"]
+    assert counts == list(range(1, len(counts) + 1))
+    plain = run_workbook(INCIDENTS / "smollm3-storage", tmp_path / "plain", notebook=probe)
+    assert "imported ahead: False" in _probe_output(plain)
+
+
+def test_a_refused_parameter_leaves_no_kernel_started_ahead(tmp_path):
+    from incidentbook.notebook.runner import UnknownParameter
+
+    def kernels() -> set[int]:
+        import os
+
+        mine = []
+        for entry in Path("/proc").iterdir():
+            if not entry.name.isdigit():
+                continue
+            try:
+                stat = (entry / "stat").read_text()
+                cmd = (entry / "cmdline").read_bytes()
+            except OSError:
+                continue
+            if int(stat.rsplit(")", 1)[1].split()[1]) == os.getpid() and b"ipykernel" in cmd:
+                mine.append(int(entry.name))
+        return set(mine)
+
+    before = kernels()
+    with pytest.raises(UnknownParameter, match="no parameter 'signal_pak'"):
+        run_workbook(
+            INCIDENTS / "smollm3-storage",
+            tmp_path / "out",
+            parameters={"signal_pak": "default"},
+            kernel_ahead=True,
+        )
+    assert kernels() <= before
+    assert not (tmp_path / "out").exists()  # refused before the folder was claimed
+
+
+def test_a_kept_kernels_failed_notebook_shows_no_stored_output_under_unrun_cells(tmp_path):
+    """regen's kept kernels read the workbook once per worker, without the outputs stored
+    in it: a notebook that fails part-way shows nothing under the cells it never ran (as
+    papermill's own runs do), not the outputs the workbook was saved with."""
+    import nbformat
+
+    from incidentbook.notebook.runner import WarmKernel
+
+    nb = nbformat.v4.new_notebook()
+    params = nbformat.v4.new_code_cell('incident = ""\nout = ""')
+    params.metadata["tags"] = ["parameters"]
+    fails = nbformat.v4.new_code_cell("raise ValueError('the data is not there')")
+    never = nbformat.v4.new_code_cell("print('ran')")
+    never.outputs = [nbformat.v4.new_output("stream", name="stdout", text="stored long ago\n")]
+    never.execution_count = 7
+    nb.cells = [params, fails, never]
+    nb.metadata["kernelspec"] = KERNELSPEC
+    notebook = tmp_path / "stored.ipynb"
+    notebook.write_text(nbformat.writes(nb))
+    out = tmp_path / "out"
+    out.mkdir()
+    kernel = WarmKernel()
+    try:
+        for _ in range(2):  # the second from the worker's copy of the workbook
+            with pytest.raises(WorkbookFailed, match="the data is not there"):
+                kernel.run(INCIDENTS / "smollm3-storage", out, {}, notebook)
+            executed = json.loads((out / "incident.ipynb").read_text())
+            last = executed["cells"][-1]
+            assert last["outputs"] == [] and last["execution_count"] is None
+    finally:
+        kernel.close()
+    assert json.loads(notebook.read_text())["cells"][-1]["outputs"]  # the file is untouched

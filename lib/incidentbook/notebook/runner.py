@@ -18,6 +18,7 @@ point leaves the previous notebook, case.json and report whole.
 from __future__ import annotations
 
 import contextlib
+import copy
 import difflib
 import fcntl
 import itertools
@@ -40,7 +41,7 @@ from typing import Any
 
 from incidentbook.errors import IncidentbookError
 from incidentbook.incident import IncidentFolder
-from incidentbook.paths import NOTEBOOK_NAME, claim_output, workbook
+from incidentbook.paths import NOTEBOOK_NAME, claim_output, refuse_taken, workbook
 from incidentbook.record.store import atomic_write_text
 
 SECRET_NAME = re.compile(r"(?i)(token|password|passwd|secret|api[_-]?key|credential|auth)")
@@ -144,6 +145,13 @@ def check_parameters(params: dict[str, Any], notebook: Path | None = None) -> No
     """Refuse what must not reach the executed notebook: a parameter whose name or value
     looks like a credential (papermill writes every parameter into it), and one the
     workbook does not have (it would be injected and never used)."""
+    check_secrets(params)
+    check_names(params, notebook)
+
+
+def check_secrets(params: dict[str, Any]) -> None:
+    """Refuse a parameter whose name or value looks like a credential (no import: the
+    command says so before anything starts)."""
     hint = (
         "papermill writes parameters into the executed notebook, so credentials must come "
         "from environment variables (see the README), never from -p"
@@ -157,6 +165,10 @@ def check_parameters(params: dict[str, Any], notebook: Path | None = None) -> No
                 f"the value of parameter {name!r} looks like {what}; it was not used and is "
                 f"not shown; {hint}"
             )
+
+
+def check_names(params: dict[str, Any], notebook: Path | None = None) -> None:
+    """Refuse a parameter the workbook does not have (papermill reads its names)."""
     known = workbook_parameters(notebook)
     unknown = sorted(set(params) - set(known) - {"incident", "out"})
     if unknown:
@@ -198,18 +210,7 @@ def output_lock(out: Path) -> Iterator[dict[str, Any] | None]:
         try:
             fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
         except BlockingIOError:
-            holder = _lock_holder(fd)
-            os.close(fd)
-            who = (
-                f"pid {holder.get('pid')} on {holder.get('host')}, since {holder.get('started')}: "
-                f"{holder.get('command')}"
-                if holder
-                else "another process"
-            )
-            raise OutputBusy(
-                f"{out} is in use by another run ({who}); wait for it to finish or give "
-                "another output folder (--out)"
-            ) from None
+            _busy(out, fd)
         # The holder before us may have removed the file between our open and our lock.
         try:
             same = os.stat(path).st_ino == os.fstat(fd).st_ino
@@ -257,6 +258,37 @@ def _release_left_locks(outs: list[Path]) -> None:
             os.close(fd)
 
 
+def _busy(out: Path, fd: int) -> None:
+    """OutputBusy, naming who holds `out`'s lock (fd: the lock file, closed here)."""
+    holder = _lock_holder(fd)
+    os.close(fd)
+    who = (
+        f"pid {holder.get('pid')} on {holder.get('host')}, since {holder.get('started')}: "
+        f"{holder.get('command')}"
+        if holder
+        else "another process"
+    )
+    raise OutputBusy(
+        f"{out} is in use by another run ({who}); wait for it to finish or give "
+        "another output folder (--out)"
+    ) from None
+
+
+def refuse_busy(out: Path) -> None:
+    """OutputBusy when another run holds `out`'s lock now; creates nothing. (output_lock
+    decides: a run may take the lock between this look and that.)"""
+    try:
+        fd = os.open(out / LOCK_NAME, os.O_RDWR)
+    except OSError:
+        return
+    try:
+        fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+    except BlockingIOError:
+        _busy(out, fd)
+    fcntl.flock(fd, fcntl.LOCK_UN)
+    os.close(fd)
+
+
 def _lock_holder(fd: int) -> dict[str, Any] | None:
     try:
         text = os.pread(fd, 4096, 0).decode("utf-8", "replace")
@@ -286,6 +318,55 @@ def _cell_sentence(exc: Exception, notebook: Path) -> str:
     )
 
 
+WORKBOOK_MODULE = "incidentbook.notebook.cells"
+"""What the workbook's first cell imports; a kernel started ahead imports it at once."""
+
+
+class _KernelAhead:
+    """A python3 kernel started before papermill is even imported, told at once to import
+    the workbook's module: the kernel's start and that import (two seconds and more, the
+    largest part of a small incident's run) go on in their own process while this one
+    imports papermill and prepares the notebook. Silent requests: no execution count, no
+    output, nothing in the notebook. The kernel is papermill's to run the cells on (it
+    never starts its own), and is shut down at once after the last cell."""
+
+    def __init__(self, cwd: Path) -> None:
+        from jupyter_client.manager import KernelManager
+
+        self.km = KernelManager(kernel_name="python3")
+        self.km.start_kernel(cwd=str(cwd))
+        self.kc = self.km.client()
+        self.kc.start_channels(shell=True, iopub=False, stdin=False, hb=False, control=False)
+        # A failing import is the first cell's to report, as in any run.
+        self._silently(f"try:\n    import {WORKBOOK_MODULE}\nexcept Exception:\n    pass")
+
+    def _silently(self, code: str) -> str:
+        return self.kc.execute(code, silent=True, store_history=False, allow_stdin=False)
+
+    def chdir(self, folder: Path) -> None:
+        """Where the cells run: the output folder, once this run holds it. Waited for:
+        the kernel takes requests from its clients in no set order, and papermill's
+        client must not run a cell before this."""
+        import queue
+
+        sent = self._silently(f"import os as _os\n_os.chdir({str(folder)!r})\ndel _os")
+        while True:
+            try:
+                reply = self.kc.get_shell_msg(timeout=1)
+            except queue.Empty:
+                if not self.km.is_alive():
+                    return  # papermill meets the dead kernel and says so
+                continue
+            if reply["parent_header"].get("msg_id") == sent:
+                return
+
+    def close(self) -> None:
+        with contextlib.suppress(Exception):
+            self.kc.stop_channels()
+        with contextlib.suppress(Exception):
+            self.km.shutdown_kernel(now=True)
+
+
 def run_workbook(
     incident: str | Path,
     out: str | Path,
@@ -296,27 +377,58 @@ def run_workbook(
     notebook: Path | None = None,
     on_note: Callable[[str], None] | None = None,
     force: bool = False,
+    kernel_ahead: bool = False,
 ) -> RunResult:
     """Execute the workbook for one incident folder into `out`; `on_note` hears at once
     what the run finds about the folder (an earlier run's lock taken over). A folder that
-    holds another incident's outputs is refused before a kernel starts (OutputTaken),
-    unless `force`."""
+    holds another incident's outputs is refused before a cell runs (OutputTaken), unless
+    `force`. With `kernel_ahead` the kernel starts once the refusals that need no
+    papermill are past (_KernelAhead), and imports while papermill does; a refusal that
+    comes later (a run taking the folder meanwhile) shuts it down."""
+    incident = Path(incident).resolve()
+    IncidentFolder(incident)  # a clear error before a kernel starts
+    params = dict(parameters or {})
+    check_secrets(params)  # nothing that looks like a credential reaches a kernel
+    if params:  # papermill reads the workbook's names (none to check without -p)
+        check_names(params, notebook)
+    if "force" in params:  # -p force True arrives as text
+        force = force or str(params.pop("force")).strip().lower() in {"true", "1", "yes"}
+    out = Path(out).resolve()
+    ahead = None
+    if kernel_ahead:
+        # A refusal is said before the kernel starts (its start prints to stderr).
+        refuse_taken(out, incident, force=force)
+        refuse_busy(out)
+        ahead = _KernelAhead(incident)
+    try:
+        return _run_workbook(incident, out, params, start, end, notebook, on_note, force, ahead)
+    finally:
+        if ahead is not None:
+            ahead.close()
+
+
+def _run_workbook(
+    incident: Path,
+    out: Path,
+    params: dict[str, Any],
+    start: str | None,
+    end: str | None,
+    notebook: Path | None,
+    on_note: Callable[[str], None] | None,
+    force: bool,
+    ahead: _KernelAhead | None,
+) -> RunResult:
     import papermill
     from nbclient.exceptions import DeadKernelError
     from papermill.exceptions import PapermillExecutionError
 
-    incident = Path(incident).resolve()
-    IncidentFolder(incident)  # a clear error before a kernel starts
-    params = dict(parameters or {})
-    check_parameters(params, notebook)
-    if "force" in params:  # -p force True arrives as text
-        force = force or str(params.pop("force")).strip().lower() in {"true", "1", "yes"}
-    out = Path(out).resolve()
     with output_lock(out) as left:
         stale = _stale_sentence(left, out)
         if stale and on_note:
             on_note(stale)
         claim_output(out, incident, force=force)
+        if ahead is not None:
+            ahead.chdir(out)
         params.update(incident=str(incident), out=str(out))
         if force:
             params["force"] = True
@@ -347,6 +459,7 @@ def run_workbook(
                 # kernel has nothing left to finish: a graceful shutdown waited 0.9 s of
                 # every run for it to exit on its own.
                 shutdown_kernel="immediate",
+                **({"km": ahead.km} if ahead is not None else {}),
             )
         except PapermillExecutionError as exc:
             os.replace(partial, executed)
@@ -362,6 +475,27 @@ def run_workbook(
         seconds=time.perf_counter() - began,
         notes=(stale,) if stale else (),
     )
+
+
+_TEMPLATES: dict[tuple[str, int, int], Any] = {}
+
+
+def _template(notebook: Path, load: Callable[[str], Any]) -> Any:
+    """The workbook as papermill loads it, without the outputs stored in it (running the
+    cells replaces them, and a failed run's notebook then shows no stale output under the
+    cells it never reached), read once per worker while the file is unchanged: a batch
+    read, validated and copied the megabyte of stored outputs for every notebook."""
+    stat = notebook.stat()
+    key = (str(notebook), stat.st_mtime_ns, stat.st_size)
+    if key not in _TEMPLATES:
+        nb = load(str(notebook))
+        for cell in nb.cells:
+            if cell.cell_type == "code":
+                cell.outputs = []
+                cell.execution_count = None
+        _TEMPLATES.clear()
+        _TEMPLATES[key] = nb
+    return _TEMPLATES[key]
 
 
 class WarmKernel:
@@ -390,7 +524,7 @@ class WarmKernel:
         from papermill.iorw import load_notebook_node
         from papermill.parameterize import parameterize_notebook
 
-        nb = parameterize_notebook(load_notebook_node(str(notebook)), params)
+        nb = parameterize_notebook(copy.deepcopy(_template(notebook, load_notebook_node)), params)
         executed = out / NOTEBOOK_NAME
         began = time.perf_counter()
         self.kc.execute_interactive(
@@ -640,8 +774,11 @@ def _run_speaking(incident: Path, out: Path, options: dict[str, Any]) -> RunResu
 def run_detached(incident: str | Path, out: str | Path, **options: Any) -> RunResult:
     """run_workbook in a worker process of its own (what `incidentbook run` does), so
     that Ctrl-C stops it cleanly: the worker is killed, its lock released, its kernel
-    gone, and KeyboardInterrupt raised here. Notes are printed as they come."""
-    check_parameters(dict(options.get("parameters") or {}), options.get("notebook"))
+    gone, and KeyboardInterrupt raised here. Notes are printed as they come. The worker
+    starts its kernel ahead of papermill (kernel_ahead) and checks the parameters' names
+    before it."""
+    check_secrets(dict(options.get("parameters") or {}))
+    options = {"kernel_ahead": True, **options}
     IncidentFolder(incident)
     pool = ProcessPoolExecutor(max_workers=1, initializer=_detach)
     try:
