@@ -514,36 +514,80 @@ def test_heatmap_of_named_hosts_shows_them_and_a_few_quiet_ones(imbue):
 
 
 _SVG_IN_A_NEW_PROCESS = """
-import sys, threading
+import sys
 import altair as alt
 from incidentbook.charts import svg
-if sys.argv[1] == "warm":
-    from incidentbook.notebook import cells
-    cells.setup()
-    assert [t.name for t in svg._WARMING] == ["incidentbook-svg-warm-up"]
 chart = alt.Chart(alt.Data(values=[{"x": 1, "y": 2}, {"x": 2, "y": 1}])).mark_line().encode(
     x="x:Q", y="y:Q"
 )
+if sys.argv[1] == "ahead":
+    from incidentbook.notebook import cells
+    cells.setup()
+    svg.convert_ahead(chart)
+    assert svg._AHEAD[id(chart)][1].result(timeout=120).startswith("<svg")
+elif sys.argv[1] == "converter-gone":
+    svg.warm_up()
+    svg.convert_ahead(chart)
+    svg._CONVERTER[0].proc.kill()  # drawn here instead, the same
+    svg._CONVERTER[0].proc.wait()
 sys.stdout.write(svg.to_svg(chart))
 """
 
 
-def test_the_workbook_starts_the_svg_converter_in_the_background_and_svgs_stay_the_same():
-    """setup() starts the converter's runtime in a thread of its own (its start is most of
-    the first chart's conversion, and runs while the data loads); the warm-up's own chart
-    leaves no trace in the SVGs: a cold process draws the same text."""
+def _draw_in_a_new_process(mode: str) -> str:
     import subprocess
     import sys
 
-    def draw(mode: str) -> str:
-        done = subprocess.run(
-            [sys.executable, "-c", _SVG_IN_A_NEW_PROCESS, mode],
-            capture_output=True,
-            text=True,
-            check=False,
-        )
-        assert done.returncode == 0, done.stderr[-2000:]
-        return done.stdout
+    done = subprocess.run(
+        [sys.executable, "-c", _SVG_IN_A_NEW_PROCESS, mode],
+        capture_output=True,
+        text=True,
+        check=False,
+        timeout=300,
+    )
+    assert done.returncode == 0, done.stderr[-2000:]
+    return done.stdout
 
-    warm, cold = draw("warm"), draw("cold")
-    assert warm.startswith("<svg") and warm == cold
+
+def test_charts_drawn_ahead_by_the_converter_process_are_the_same_svg():
+    """The workbook's setup starts a converter process and each report chart is drawn
+    there as its cell builds it (vl_convert holds Python's lock while it draws); the text
+    is the same as a chart drawn in this process, and when the process is gone the chart
+    is drawn here."""
+    here = _draw_in_a_new_process("here")
+    assert here.startswith("<svg")
+    assert _draw_in_a_new_process("ahead") == here
+    assert _draw_in_a_new_process("converter-gone") == here
+
+
+def test_the_converter_process_ends_with_the_process_that_started_it(tmp_path):
+    """A kernel killed at the end of a run (or by the OOM killer) leaves no converter
+    behind: the converter ends when its input closes."""
+    import os
+    import signal
+    import subprocess
+    import sys
+    import time
+    from pathlib import Path
+
+    started = (
+        "import os, signal\n"
+        "from incidentbook.charts import svg\n"
+        "svg.warm_up()\n"
+        "print(svg._CONVERTER[0].proc.pid, flush=True)\n"
+        "os.kill(os.getpid(), signal.SIGKILL)\n"
+    )
+    done = subprocess.run([sys.executable, "-c", started], capture_output=True, text=True)
+    assert done.returncode == -signal.SIGKILL
+    pid = int(done.stdout.split()[0])
+    deadline = time.monotonic() + 60
+    while time.monotonic() < deadline:
+        try:
+            state = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[0]
+        except FileNotFoundError:
+            return
+        if state == "Z":  # ended, waiting for init to reap it
+            return
+        time.sleep(0.1)
+    os.kill(pid, signal.SIGKILL)
+    raise AssertionError("the converter process outlived the process that started it")

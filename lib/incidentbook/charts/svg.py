@@ -3,8 +3,14 @@
 from __future__ import annotations
 
 import contextlib
+import itertools
+import json
+import queue
 import re
+import subprocess
+import sys
 import threading
+from concurrent.futures import Future
 from pathlib import Path
 
 import altair as alt
@@ -70,13 +76,9 @@ def _stable_ids(svg: str) -> str:
 _WARMING: list[threading.Thread] = []
 
 
-def warm_up() -> None:
-    """Start the converter's JavaScript runtime in the background, once per process.
-
-    The first conversion of a process pays for starting it (half a second, three times a
-    whole chart's conversion). Started here it runs while the data loads: the start
-    gives up Python's lock, the conversions themselves do not, so only the start is
-    worth moving. `to_svg` waits for it; a failure is left for `to_svg` to meet."""
+def _warm_here() -> None:
+    """Start this process's converter runtime in a background thread (its start, half a
+    second, gives up Python's lock; the conversions themselves do not)."""
     if _WARMING:
         return
 
@@ -90,16 +92,107 @@ def warm_up() -> None:
     thread.start()
 
 
-def to_svg(chart: AnyChart) -> str:
-    """The chart as a self-contained static SVG, drawn with the incidentbook theme.
+class _Converter:
+    """The converter process (charts.svg_process) and the answers it owes: requests are
+    written by a thread of their own, so that a chart cell never waits for the process to
+    take a large spec while it draws the one before."""
 
-    Deterministic: the same chart gives the same text."""
+    def __init__(self) -> None:
+        script = Path(__file__).with_name("svg_process.py")
+        self.proc = subprocess.Popen(
+            [sys.executable, str(script)],
+            stdin=subprocess.PIPE,
+            stdout=subprocess.PIPE,
+            text=True,
+            encoding="utf-8",
+        )
+        self.lock = threading.Lock()
+        self.owed: dict[int, Future[str]] = {}
+        self.numbers = itertools.count()
+        self.outbox: queue.SimpleQueue[str] = queue.SimpleQueue()
+        for target, name in ((self._send, "requests"), (self._receive, "answers")):
+            threading.Thread(target=target, name=f"incidentbook-svg-{name}", daemon=True).start()
+
+    def submit(self, spec: object, vl_version: str | None) -> Future[str]:
+        future: Future[str] = Future()
+        with self.lock:
+            number = next(self.numbers)
+            self.owed[number] = future
+        self.outbox.put(json.dumps({"id": number, "spec": spec, "vl_version": vl_version}))
+        return future
+
+    def _send(self) -> None:
+        assert self.proc.stdin is not None
+        with contextlib.suppress(OSError):  # the process is gone: _receive fails what is owed
+            while True:
+                self.proc.stdin.write(self.outbox.get() + "\n")
+                self.proc.stdin.flush()
+
+    def _receive(self) -> None:
+        assert self.proc.stdout is not None
+        for line in self.proc.stdout:
+            answer = json.loads(line)
+            with self.lock:
+                future = self.owed.pop(answer["id"], None)
+            if future is not None and "svg" in answer:
+                future.set_result(answer["svg"])
+            elif future is not None:
+                future.set_exception(RuntimeError(answer["error"]))
+        with self.lock:
+            owed, self.owed = self.owed, {}
+        for future in owed.values():
+            future.set_exception(RuntimeError("the SVG converter process ended"))
+
+
+_CONVERTER: list[_Converter] = []
+_AHEAD: dict[int, tuple[AnyChart, Future[str]]] = {}
+AHEAD_KEPT = 64  # conversions kept for `to_svg` (a session drawing more keeps the latest)
+
+
+def warm_up() -> None:
+    """Start the converter process, once per process, so that `convert_ahead` can draw
+    charts there while this process goes on; where it cannot start, warm this process's
+    converter instead."""
+    if _CONVERTER or _WARMING:
+        return
+    try:
+        _CONVERTER.append(_Converter())
+    except OSError:
+        _warm_here()
+
+
+def convert_ahead(chart: AnyChart) -> None:
+    """Have the converter process draw `chart` now; `to_svg(chart)` takes the answer.
+    Without the process (warm_up not called, or it could not start), nothing happens."""
+    if not _CONVERTER or _CONVERTER[0].proc.poll() is not None:
+        return
+    _AHEAD[id(chart)] = (chart, _CONVERTER[0].submit(_static_spec(chart), _vl_version()))
+    while len(_AHEAD) > AHEAD_KEPT:
+        _AHEAD.pop(next(iter(_AHEAD)))
+
+
+def _static_spec(chart: AnyChart) -> object:
     _register()
     with alt.theme.enable(THEME):
         spec = chart.to_dict()
+    return _without_hover(spec)
+
+
+def to_svg(chart: AnyChart) -> str:
+    """The chart as a self-contained static SVG, drawn with the incidentbook theme.
+
+    Deterministic: the same chart gives the same text, whether the converter process drew
+    it (convert_ahead) or this one."""
+    ahead = _AHEAD.get(id(chart))
+    if ahead is not None and ahead[0] is chart:
+        try:
+            return _stable_ids(ahead[1].result())
+        except Exception:  # drawn again here, where a fault is reported as it is
+            _AHEAD.pop(id(chart), None)
+    spec = _static_spec(chart)
     for thread in _WARMING:
         thread.join()
-    return _stable_ids(vlc.vegalite_to_svg(_without_hover(spec), vl_version=_vl_version()))
+    return _stable_ids(vlc.vegalite_to_svg(spec, vl_version=_vl_version()))
 
 
 def save_svg(chart: AnyChart, path: str | Path) -> Path:

@@ -16,6 +16,7 @@ from IPython.display import Markdown
 from incidentbook.charts import CHARTS, ChartEntry, Figure, register_theme
 from incidentbook.charts.entries import stacked
 from incidentbook.charts.hosts import worst_signals as worst_signals
+from incidentbook.charts.svg import convert_ahead, warm_up
 from incidentbook.errors import IncidentbookError
 from incidentbook.investigation import Investigation, investigate
 from incidentbook.notebook.tables import Column, Table
@@ -59,9 +60,7 @@ def _render(spec: dict, **metadata) -> tuple[dict, dict]:
 
 def setup() -> None:
     """Charts rendered for JupyterLab (and comparable by nbval), one theme, readable tables;
-    the SVG converter started in the background for the report's static charts."""
-    from incidentbook.charts.svg import warm_up
-
+    the SVG converter process started for the report's static charts (convert_ahead)."""
     warm_up()
     alt.renderers.register("incidentbook", _render)
     alt.renderers.enable("incidentbook")
@@ -283,7 +282,12 @@ def _drawn(inv: Investigation, name: str, entry: ChartEntry):
     investigation, with the entry that drew it (an entry registered anew draws anew)."""
     drawn = inv.__dict__.setdefault("_workbook_charts", {})
     if name not in drawn or drawn[name][0] is not entry:
-        drawn[name] = (entry, entry.build(inv))
+        built = entry.build(inv)
+        drawn[name] = (entry, built)
+        if "report" in entry.where and built is not None:
+            # The report's SVG is drawn beside the kernel while the workbook goes on.
+            for figure in built if isinstance(built, Sequence) else [built]:
+                convert_ahead(figure.chart if isinstance(figure, Figure) else figure)
     return drawn[name][1]
 
 
