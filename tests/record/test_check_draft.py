@@ -111,3 +111,33 @@ def test_rules_reading_the_same_signals_share_one_read_of_the_files(monkeypatch)
     assert len(reads) == 1
     assert [f.hosts for f in both] == [alone[0].hosts] * 2
     assert both[0].first_fired == both[1].first_fired == alone[0].first_fired
+
+
+def test_the_rules_of_one_span_are_read_in_one_read_and_fire_as_they_do_alone(monkeypatch):
+    """Every read of a folder lists its files, reads the trainer's log and plans its scans
+    again: the rules that read the same span share one read, however many signals they
+    read, and each fires exactly as it does when evaluated alone."""
+    from incidentbook.sources.folder import FolderSource
+
+    record = load_record(LIBRARY / "imbue-h100-cluster-bringup.yaml")
+    rules = [r for r in compile_case(record) if r.signal is not None]
+    folder = INCIDENTS / "imbue-bringup"
+    alone = [evaluate_folder([rule], folder)[0] for rule in rules]
+    reads = []
+    real = FolderSource.metrics
+
+    def counted(self, *args, **kwargs):
+        reads.append(args[0])
+        return real(self, *args, **kwargs)
+
+    monkeypatch.setattr(FolderSource, "metrics", counted)
+    together = evaluate_folder(rules, folder)
+    spans = {(w.start, w.end) for w in reads}
+    assert len(rules) > len(spans) and len(reads) == len(spans)
+    for one, many in zip(alone, together, strict=True):
+        assert (one.rule.id, one.hosts, one.first_fired) == (
+            many.rule.id,
+            many.hosts,
+            many.first_fired,
+        )
+        assert one.episodes.equals(many.episodes)

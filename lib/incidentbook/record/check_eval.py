@@ -141,10 +141,14 @@ signals over the same span (a drafted check and the library's check of the same 
 share one read of the files."""
 
 
+def _key(span: TimeWindow, signals: list[Signal]) -> tuple:
+    return (span.start, span.end, tuple(s.model_dump_json() for s in signals))
+
+
 def _read(
     folder: IncidentFolder, span: TimeWindow, signals: list[Signal], reads: Reads | None = None
 ) -> pl.DataFrame:
-    key = (span.start, span.end, tuple(s.model_dump_json() for s in signals))
+    key = _key(span, signals)
     if reads is not None and key in reads:
         return reads[key]
     frame = _read_files(folder, span, signals)
@@ -166,6 +170,68 @@ def _read_files(folder: IncidentFolder, span: TimeWindow, signals: list[Signal])
     return frame
 
 
+def _read_together(
+    folder: IncidentFolder, requests: list[tuple[TimeWindow, list[Signal]]], reads: Reads
+) -> None:
+    """Read the requests of many rules with one read of the folder per span (each read
+    lists the files, reads the trainer's log and plans the scans again), and keep each
+    request's frame in `reads` as `_read` would have read it alone: every signal is
+    reduced on its own, so reading several together changes none of them."""
+    by_span: dict[tuple, list[tuple[tuple, list[Signal]]]] = {}
+    for span, signals in requests:
+        key = _key(span, signals)
+        if key not in reads:
+            by_span.setdefault((span.start, span.end), []).append((key, signals))
+    for (start, end), wanted in by_span.items():
+        wanted = list(dict(wanted).items())  # a request made twice is read once
+        named = [
+            signal.model_copy(update={"name": f"_{n}_{i}"})
+            for n, (_, signals) in enumerate(wanted)
+            for i, signal in enumerate(signals)
+        ]
+        frame = _read_files(folder, TimeWindow(start=start, end=end), named)
+        for n, (key, signals) in enumerate(wanted):
+            reads[key] = pl.concat(
+                [
+                    frame.filter(pl.col("signal") == f"_{n}_{i}").with_columns(
+                        signal=pl.lit(signal.name, frame.schema["signal"])
+                    )
+                    for i, signal in enumerate(signals)
+                ]
+            )
+
+
+def _request(
+    rule: Rule, window: TimeWindow, pack: SignalPack, known: pl.DataFrame | None
+) -> tuple[TimeWindow, list[Signal]] | None:
+    """What `metric_values` reads from the folder for the rule (the span and the signals),
+    or None when `known` has the signal as the rule reads it."""
+    signal = pack.get(rule.signal)
+    reusable = not rule.count_gpus and signal.kind != "counter_ratio"
+    if reusable and known is not None and signal.per == "node" and _known(known, signal).height:
+        return None
+    span = TimeWindow(start=window.start - (rule.rate_window or LOOKBACK), end=window.end)
+    if rule.count_gpus:
+        return span, [signal.model_copy(update={"per": "gpu", "kind": "gauge"})]
+    if signal.kind == "counter_ratio":
+        return span, [
+            Signal(
+                name=f"_{side}",
+                label=side,
+                kind="counter_rate",
+                metric=metric,
+                match=signal.match,
+                within="sum",
+            )
+            for side, metric in (("num", signal.numerator), ("den", signal.denominator))
+        ]
+    return span, [signal]
+
+
+def _known(known: pl.DataFrame, signal: Signal) -> pl.DataFrame:
+    return known.filter(pl.col("signal") == signal.name).select("node", "ts", "value")
+
+
 def metric_values(
     rule: Rule,
     folder: IncidentFolder,
@@ -178,35 +244,20 @@ def metric_values(
     from `known` (a signal frame already read, e.g. the investigation's) when it has the
     signal as the rule reads it; `reads` keeps the folder's reads for the next rules."""
     signal = pack.get(rule.signal)
-    reusable = not rule.count_gpus and signal.kind != "counter_ratio"
-    if reusable and known is not None and signal.per == "node":
-        mine = known.filter(pl.col("signal") == signal.name).select("node", "ts", "value")
-        if mine.height:
-            if signal.kind == "counter_rate":
-                return _per_second(mine, rule.rate_window or timedelta(minutes=5))
-            return mine
-    span = TimeWindow(start=window.start - (rule.rate_window or LOOKBACK), end=window.end)
+    rate_window = rule.rate_window or timedelta(minutes=5)
+    wanted = _request(rule, window, pack, known)
+    if wanted is None:
+        assert known is not None
+        mine = _known(known, signal)
+        return _per_second(mine, rate_window) if signal.kind == "counter_rate" else mine
+    raw = _read(folder, *wanted, reads)
     if rule.count_gpus:
-        per_gpu = signal.model_copy(update={"per": "gpu", "kind": "gauge"})
-        raw = _read(folder, span, [per_gpu], reads)
         return raw.group_by("node", "ts").agg(value=pl.col("gpu").n_unique().cast(pl.Float64))
     if signal.kind == "counter_ratio":
-        parts = [
-            Signal(
-                name=f"_{side}",
-                label=side,
-                kind="counter_rate",
-                metric=metric,
-                match=signal.match,
-                within="sum",
-            )
-            for side, metric in (("num", signal.numerator), ("den", signal.denominator))
-        ]
-        raw = _read(folder, span, parts, reads)
-        window_ = rule.rate_window or timedelta(minutes=5)
         num, den = (
             _per_second(
-                raw.filter(pl.col("signal") == f"_{side}").select("node", "ts", "value"), window_
+                raw.filter(pl.col("signal") == f"_{side}").select("node", "ts", "value"),
+                rate_window,
             )
             for side in ("num", "den")
         )
@@ -215,10 +266,8 @@ def metric_values(
             .filter(pl.col("value_den") > 0)
             .select("node", "ts", value=pl.col("value") / pl.col("value_den"))
         )
-    raw = _read(folder, span, [signal], reads).select("node", "ts", "value")
-    if signal.kind == "counter_rate":
-        return _per_second(raw, rule.rate_window or timedelta(minutes=5))
-    return raw
+    raw = raw.select("node", "ts", "value")
+    return _per_second(raw, rate_window) if signal.kind == "counter_rate" else raw
 
 
 def matched_lines(folder: IncidentFolder, span: TimeWindow) -> pl.DataFrame:
@@ -311,6 +360,16 @@ def evaluate_folder(
     out = []
     lines = None
     reads: Reads = {}
+    _read_together(
+        folder,
+        [
+            wanted
+            for rule in rules
+            if not isinstance(rule.check, LogCheck) and rule.signal in pack.signals
+            if (wanted := _request(rule, window, pack, known)) is not None
+        ],
+        reads,
+    )
     windows = [r.window for r in rules if isinstance(r.check, LogCheck)]
     if windows:  # the logs are read and matched once for all the log checks
         lines = matched_lines(folder, TimeWindow(start=window.start - max(windows), end=window.end))
