@@ -325,3 +325,25 @@ def test_a_kept_kernels_failed_notebook_shows_no_stored_output_under_unrun_cells
     finally:
         kernel.close()
     assert json.loads(notebook.read_text())["cells"][-1]["outputs"]  # the file is untouched
+
+
+def test_a_batch_run_saves_the_forms_sentence_and_builds_no_widget(tmp_path):
+    """`incidentbook run` marks its kernel as a batch kernel: the form cell holds the
+    sentence a reader of the saved notebook needs, not a widget whose state is not kept
+    (a dead 'model not found' in JupyterLab); a person's kernel still gets the live form
+    (test_form)."""
+    from incidentbook.notebook.form import FORM_PLACEHOLDER
+
+    out = tmp_path / "out"
+    done = subprocess.run(
+        [str(EXE), "run", str(INCIDENTS / "smollm3-storage"), "--out", str(out)],
+        capture_output=True,
+        text=True,
+        check=False,
+    )
+    assert done.returncode == 0, done.stderr[-3000:]
+    nb = json.loads((out / "incident.ipynb").read_text())
+    (cell,) = [c for c in nb["cells"] if "".join(c["source"]).startswith("wb.form(")]
+    (output,) = cell["outputs"]
+    assert output["data"] == {"text/plain": [FORM_PLACEHOLDER]}
+    assert "widget" not in json.dumps(nb["metadata"])

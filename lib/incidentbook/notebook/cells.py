@@ -416,11 +416,16 @@ def similar(
 def form(inv: Investigation, record: CaseRecord):
     """The narrative form under the charts; it writes nothing until a person edits or saves.
 
-    Save writes the incident folder's case.yaml (earlier versions in .case-history/);
-    batch runs construct it and move on.
+    Save writes the incident folder's case.yaml (earlier versions in .case-history/).
+    A batch run (`incidentbook run`, `regen`: their kernels have form.BATCH_ENV set)
+    shows the sentence a reader of the saved notebook sees and builds no widget.
     """
-    from incidentbook.notebook.form import record_form
+    import os
 
+    from incidentbook.notebook.form import BATCH_ENV, FormPlaceholder, record_form
+
+    if os.environ.get(BATCH_ENV):
+        return FormPlaceholder()
     try:
         return record_form(
             record, inv.folder.case_path, findings=inv.findings, taxonomy=inv.taxonomy

@@ -605,6 +605,20 @@ def readable_time(stamp: Any) -> str:
     return f"{when.astimezone():%Y-%m-%d %H:%M:%S %Z}"
 
 
+BATCH_ENV = "INCIDENTBOOK_BATCH"
+"""Set (to 1) in the environment of the kernels `incidentbook run` and `regen` start: no
+person is at such a kernel, and it ends with the run."""
+
+
+class FormPlaceholder:
+    """What a batch run shows for the form: the sentence a reader of the saved notebook
+    sees. Its widgets would be dead in the saved notebook (their state is not kept), so a
+    batch builds none (a few hundred widgets, and as many messages to the runner)."""
+
+    def _repr_mimebundle_(self, **kwargs):
+        return {"text/plain": FORM_PLACEHOLDER}
+
+
 class RecordForm:
     """The form over one drafted record; display it, or its `.widget`, in a notebook."""
 

@@ -667,7 +667,7 @@ def regen(
             on_done(outcome)
     if not plans:
         return sorted(outcomes, key=lambda o: str(o.incident))
-    pool = ProcessPoolExecutor(max_workers=jobs, initializer=_detach)
+    pool = ProcessPoolExecutor(max_workers=jobs, initializer=_worker_start)
     try:
         with _ctrl_c() as interrupted:
             pending = {
@@ -728,6 +728,15 @@ def _plans(incidents: list[Path], out_root: Path) -> tuple[list[tuple[Path, Path
     return plans, refused
 
 
+def _worker_start() -> None:
+    """A notebook worker: detached from the terminal (_detach), and every kernel it starts
+    is marked as a batch kernel (form.BATCH_ENV: the form is not built)."""
+    from incidentbook.notebook.form import BATCH_ENV
+
+    _detach()
+    os.environ[BATCH_ENV] = "1"
+
+
 def _detach() -> None:
     """A notebook worker leaves the terminal's process group, so that Ctrl-C reaches only
     the parent, which stops it. Inside the worker nbclient would take Ctrl-C for its own
@@ -780,7 +789,7 @@ def run_detached(incident: str | Path, out: str | Path, **options: Any) -> RunRe
     check_secrets(dict(options.get("parameters") or {}))
     options = {"kernel_ahead": True, **options}
     IncidentFolder(incident)
-    pool = ProcessPoolExecutor(max_workers=1, initializer=_detach)
+    pool = ProcessPoolExecutor(max_workers=1, initializer=_worker_start)
     try:
         with _ctrl_c() as interrupted:
             future = pool.submit(_run_speaking, Path(incident), Path(out), options)
