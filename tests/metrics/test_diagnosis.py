@@ -250,3 +250,34 @@ def test_dips_like_the_baselines_are_routine():
     same = Episode("throughput", "drop", at(300), at(301), "down", value=7900, reference=10000)
     worse = Episode("throughput", "drop", at(400), at(406), "down", value=1000, reference=10000)
     assert routine([usual, same, worse], BASELINE) == {0, 1}
+
+
+def test_a_host_episodes_gpu_is_the_same_every_run_when_its_gpus_tie():
+    """An episode names the GPU that was worst most often over its samples; when two GPUs
+    were worst equally often, the first by name, every run (the mode's order is not
+    fixed: the Imbue workbook named GPU 0, 2 or 5 of the same host from run to run)."""
+    from incidentbook.metrics.episodes import _runs
+
+    start = datetime(2024, 5, 20, 14, 0, tzinfo=UTC)
+    step = timedelta(minutes=1)
+    worst = ["5", "2", "0", "5", "2", "0", "7"]
+    flagged = pl.DataFrame(
+        {
+            "signal": "gpu_temp",
+            "node": "h100-r09-n16",
+            "gpu": None,
+            "ts": [start + i * step for i in range(len(worst))],
+            "value": 50.0,
+            "peer": 33.0,
+            "z": 9.0,
+            "direction": "up",
+            "worst": worst,
+            "units": 20,
+        },
+        schema_overrides={"gpu": pl.String},
+    )
+    named = {
+        _runs(flagged.sample(fraction=1.0, shuffle=True, seed=seed), step, "host")[0].gpus
+        for seed in range(30)
+    }
+    assert named == {("h100-r09-n16/0",)}

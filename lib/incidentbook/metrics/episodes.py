@@ -284,7 +284,7 @@ def _runs(flagged: pl.DataFrame, step: timedelta, kind: str) -> list[Episode]:
             value=pl.col("value").median(),
             peer=pl.col("peer").median(),
             z=pl.col("z").abs().max(),
-            worst=pl.col("worst").drop_nulls().mode().first(),
+            worst=pl.col("worst").drop_nulls().mode().sort().first(),  # ties: first by name
             units=pl.col("units").first(),
         )
         .with_columns(span=((pl.col("end") - pl.col("start")) / step).cast(pl.Float64))
@@ -351,7 +351,7 @@ def _event_episodes(
             start=pl.col("ts").min() - step,  # the counter rose during the interval before
             end=pl.col("ts").max(),
             count=pl.col("count").sum(),
-            worst=pl.col("worst").drop_nulls().mode().first(),
+            worst=pl.col("worst").drop_nulls().mode().sort().first(),  # ties: first by name
             least=pl.col("least").first(),
         )
         .join(fleet, on="signal")
