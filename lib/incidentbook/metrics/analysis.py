@@ -288,7 +288,17 @@ def per_node_flags(
     frame: pl.DataFrame, signals: dict[str, Signal], baseline: TimeWindow, k: float
 ) -> pl.DataFrame:
     """Samples where a host's own series departed from its baseline (for naming hosts)."""
-    per_node = frame.group_by("signal", "node", "ts").agg(value=pl.col("value").mean())
+    # Rows without a unit are one per host and time already (SIGNAL_SCHEMA): only the
+    # per-GPU rows are averaged to the host.
+    per_unit = pl.col("gpu").is_not_null()
+    per_node = pl.concat(
+        [
+            frame.filter(~per_unit).select("signal", "node", "ts", "value"),
+            frame.filter(per_unit)
+            .group_by("signal", "node", "ts")
+            .agg(value=pl.col("value").mean()),
+        ]
+    )
     in_base = baseline.contains()
     stats_ = (
         per_node.filter(in_base)
@@ -492,7 +502,15 @@ def analyze(
     window = metrics.window
     baseline = baseline or default_baseline(window)
     cluster = cluster_series(metrics.frame, signals)
-    flags = per_node_flags(metrics.frame, signals, baseline, config.threshold)
+    flagged: dict[str, pl.DataFrame] = {}
+
+    def hosts_in(name: str, start: datetime, end: datetime) -> list[str]:
+        # Flags per signal, and only for the signals with a finding to name hosts for.
+        if name not in flagged:
+            rows = metrics.frame.filter(pl.col("signal") == name)
+            flagged[name] = per_node_flags(rows, {name: signals[name]}, baseline, config.threshold)
+        return _hosts_in(flagged[name], name, start, end)
+
     liveness = tuple(name for name, s in signals.items() if s.role == "liveness")
     levels: dict[str, float] = {}
     findings: list[Finding] = []
@@ -515,7 +533,7 @@ def analyze(
         interval_parts.append(found.with_columns(signal=pl.lit(name)))
         for row in found.iter_rows(named=True):
             kind = "drop" if row["direction"] == "down" else "spike"
-            hosts = _hosts_in(flags, name, row["start"], row["end"])
+            hosts = hosts_in(name, row["start"], row["end"])
             findings.append(
                 Finding(
                     kind=kind,
