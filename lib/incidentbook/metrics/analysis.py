@@ -44,7 +44,7 @@ from incidentbook.metrics.diagnosis import (
     match,
     verdict_record,
 )
-from incidentbook.metrics.episodes import Episode, Found, find
+from incidentbook.metrics.episodes import Episode, Found, find, host_means
 from incidentbook.metrics.frames import cluster_series
 from incidentbook.metrics.shifts import segment
 from incidentbook.metrics.signals import Signal
@@ -288,17 +288,7 @@ def per_node_flags(
     frame: pl.DataFrame, signals: dict[str, Signal], baseline: TimeWindow, k: float
 ) -> pl.DataFrame:
     """Samples where a host's own series departed from its baseline (for naming hosts)."""
-    # Rows without a unit are one per host and time already (SIGNAL_SCHEMA): only the
-    # per-GPU rows are averaged to the host.
-    per_unit = pl.col("gpu").is_not_null()
-    per_node = pl.concat(
-        [
-            frame.filter(~per_unit).select("signal", "node", "ts", "value"),
-            frame.filter(per_unit)
-            .group_by("signal", "node", "ts")
-            .agg(value=pl.col("value").mean()),
-        ]
-    )
+    per_node = host_means(frame)
     in_base = baseline.contains()
     stats_ = (
         per_node.filter(in_base)

@@ -161,16 +161,18 @@ def _bucketed(
     every = f"{int(bucket.total_seconds())}s"
     if "worst" not in frame.columns:
         frame = frame.with_columns(worst=pl.col("gpu"))
-    out = (
-        frame.with_columns(ts=pl.col("ts").dt.truncate(every))
-        .group_by("signal", "node", "gpu", "ts")
-        .agg(
+    truncated = frame.with_columns(ts=pl.col("ts").dt.truncate(every))
+    is_code = pl.col("signal").is_in(list(codes))
+    keys = ["signal", "node", "gpu", "ts"]
+    worst = pl.col("worst").drop_nulls().first()
+    out = pl.concat(
+        [
             # A code is a label, not a quantity: the bucket keeps the highest one seen.
-            value=pl.when(pl.col("signal").first().is_in(list(codes)))
-            .then(pl.col("value").max())
-            .otherwise(pl.col("value").mean()),
-            worst=pl.col("worst").drop_nulls().first(),
-        )
+            truncated.filter(is_code).group_by(keys).agg(value=pl.col("value").max(), worst=worst),
+            truncated.filter(~is_code)
+            .group_by(keys)
+            .agg(value=pl.col("value").mean(), worst=worst),
+        ]
     )
     return out, bucket
 
@@ -454,6 +456,22 @@ def cluster_episodes(findings: list[Finding]) -> list[Episode]:
     return out
 
 
+def host_means(frame: pl.DataFrame) -> pl.DataFrame:
+    """Each host's value at each time (signal, node, ts, value): its GPUs' mean. Rows
+    without a unit are one per host and time already (the signal frame's contract), so
+    only the per-GPU rows are grouped (a group-by of millions of rows by three text keys
+    that changed nothing)."""
+    per_unit = pl.col("gpu").is_not_null()
+    return pl.concat(
+        [
+            frame.filter(~per_unit).select("signal", "node", "ts", "value"),
+            frame.filter(per_unit)
+            .group_by("signal", "node", "ts")
+            .agg(value=pl.col("value").mean()),
+        ]
+    )
+
+
 def attribute(
     episodes: list[Episode], frame: pl.DataFrame, signals: dict[str, Signal], baseline: TimeWindow
 ) -> list[Episode]:
@@ -475,7 +493,7 @@ def attribute(
     wanted = sorted({e.signal for _, e in todo})
     rows = frame.filter(pl.col("signal").is_in(wanted))
     in_base = (pl.col("ts") >= baseline.start) & (pl.col("ts") < baseline.end)
-    per_host = rows.group_by("signal", "node", "ts").agg(value=pl.col("value").mean())
+    per_host = host_means(rows)
     base = per_host.filter(in_base).group_by("signal", "node").agg(base=pl.col("value").median())
     per_host = per_host.join(base, on=["signal", "node"], how="left").select(
         "signal", "node", "ts", moved=pl.col("value") - pl.col("base").fill_null(0.0)
