@@ -275,15 +275,6 @@ def _relative(value: float, level: float) -> float:
     return (value - level) / abs(level) if level else value - level
 
 
-def _hosts_in(per_node_flags: pl.DataFrame, signal: str, start, end) -> list[str]:
-    if per_node_flags.height == 0:
-        return []
-    hit = per_node_flags.filter(
-        (pl.col("signal") == signal) & (pl.col("ts") >= start) & (pl.col("ts") < end)
-    )
-    return sorted(hit.get_column("node").unique().to_list())
-
-
 def per_node_flags(
     frame: pl.DataFrame, signals: dict[str, Signal], baseline: TimeWindow, k: float
 ) -> pl.DataFrame:
@@ -492,14 +483,23 @@ def analyze(
     window = metrics.window
     baseline = baseline or default_baseline(window)
     cluster = cluster_series(metrics.frame, signals)
-    flagged: dict[str, pl.DataFrame] = {}
+    flagged: dict[str, tuple[np.ndarray, np.ndarray]] = {}
 
     def hosts_in(name: str, start: datetime, end: datetime) -> list[str]:
-        # Flags per signal, and only for the signals with a finding to name hosts for.
+        # Flags per signal, and only for the signals with a finding to name hosts for;
+        # sorted by time once, so each finding's hosts are a slice, not a filter.
         if name not in flagged:
             rows = metrics.frame.filter(pl.col("signal") == name)
-            flagged[name] = per_node_flags(rows, {name: signals[name]}, baseline, config.threshold)
-        return _hosts_in(flagged[name], name, start, end)
+            flags = per_node_flags(rows, {name: signals[name]}, baseline, config.threshold)
+            flags = flags.sort("ts")
+            flagged[name] = (
+                flags.get_column("ts").to_numpy(),
+                flags.get_column("node").to_numpy(),
+            )
+        times, nodes = flagged[name]
+        bounds = [np.datetime64(t.astimezone(UTC).replace(tzinfo=None), "us") for t in (start, end)]
+        lo, hi = np.searchsorted(times, np.array(bounds, dtype=times.dtype))
+        return sorted(set(nodes[lo:hi].tolist()))
 
     liveness = tuple(name for name, s in signals.items() if s.role == "liveness")
     levels: dict[str, float] = {}
