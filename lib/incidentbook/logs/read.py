@@ -257,15 +257,23 @@ def _split(files: list[_File]) -> pl.DataFrame:
     """One frame of the lines of several files: fid (index in `files`), line, raw.
 
     One polars string per file, split in one call: no Python list of a million lines and
-    no joined copy of the text (several times faster than either). Each text loses one
-    final newline first, so `a\nb\n` is two lines and `a\nb` (incomplete) is two too.
+    no joined copy of the text (several times faster than either). A text's final newline
+    ends its last line rather than starting an empty one, so `a\nb\n` is two lines and
+    `a\nb` (incomplete) is two too: the empty piece after it is dropped from the split
+    (no stripped copy of the whole text is made for that).
     """
-    texts, owners = [], []
+    texts, owners, ended = [], [], []
     for i, f in enumerate(files):
         for piece in _pieces(f.text):
             texts.append(piece)
             owners.append(i)
-    lists = pl.Series("raw", texts, dtype=pl.String).str.strip_suffix("\n").str.split("\n")
+            ended.append(piece.endswith("\n"))
+    split = pl.DataFrame(
+        {"raw": pl.Series(texts, dtype=pl.String), "_ended": pl.Series(ended, dtype=pl.UInt32)}
+    ).select(pl.col("raw").str.split("\n"), "_ended")
+    lists = split.select(
+        pl.col("raw").list.head(pl.col("raw").list.len() - pl.col("_ended"))
+    ).to_series()
     per_piece = lists.list.len().to_numpy().astype(np.int64)
     counts = np.bincount(np.array(owners, dtype=np.int64), per_piece, len(files)).astype(np.int64)
     for f, n in zip(files, counts, strict=True):
@@ -313,9 +321,10 @@ def _parse_group(
             if f.incomplete:
                 report.count(INCOMPLETE, 1, f"{f.key}:{f.lines}")
 
-    blank = raw.str.contains(r"^\s*$")
-    report.skipped += int(lines.select(blank.sum()).item())
-    nonblank = lines.filter(~blank)
+    blank = lines.select(raw.str.contains(r"^\s*$")).to_series()
+    blanks = int(blank.sum())
+    report.skipped += blanks
+    nonblank = lines.filter(~blank) if blanks else lines  # (most files have none: no copy)
     done = fmt.parse(nonblank.lazy(), ctx).collect()
     if fmt.facts is not None:
         _read_facts(fmt, nonblank, files, ctx, facts, report)
@@ -376,12 +385,12 @@ def _parse_group(
     if counts["ok"]:
         # Each line's time semantics are those of the format its source names (a
         # composite format's lines keep their own), else its file's format's.
-        read = set(done.filter(ok).get_column("source").unique().to_list())
+        read = set(done.select(pl.col("source").filter(ok).unique()).to_series().to_list())
         semantics = {source: formats.get(source, fmt) for source in read}
         report.local_time_formats |= {s for s, f in semantics.items() if f.local_time}
         report.yearless_formats |= {s for s, f in semantics.items() if f.yearless}
 
-    kept = done.filter(inside)
+    kept = done if counts["inside"] == done.height else done.filter(inside)
     if kept.height == 0:
         return None
     if host_is_list:
