@@ -59,9 +59,25 @@ def _miner(similarity: float, depth: int) -> TemplateMiner:
 _DIGIT_WORD = r"\w*\d\w*"
 
 
-def coarse_key(text: pl.Expr) -> pl.Expr:
-    """The line with each word that holds a digit replaced by `#` (see the module)."""
-    return text.fill_null("").str.replace_all(_DIGIT_WORD, "#").str.strip_chars()
+# The same in ASCII mode: on ASCII text Unicode's word characters and digits are ASCII's
+# (letters, digits and `_`), and the regex engine runs about a third faster without
+# Unicode classes. Used only when every line is ASCII (kernel logs all are).
+_ASCII_DIGIT_WORD = r"(?-u)\w*\d\w*"
+
+
+def coarse_key(text: pl.Expr, ascii: bool = False) -> pl.Expr:
+    """The line with each word that holds a digit replaced by `#` (see the module);
+    `ascii`: every line is ASCII (see _ASCII_DIGIT_WORD)."""
+    word = _ASCII_DIGIT_WORD if ascii else _DIGIT_WORD
+    return text.fill_null("").str.replace_all(word, "#").str.strip_chars()
+
+
+def with_coarse_key(frame: pl.DataFrame, column: str = "message") -> pl.DataFrame:
+    """`frame` with `key`, the coarse key of `column`, in ASCII mode when every line is
+    ASCII (as many characters as bytes: one count over the lines, cheap beside the key)."""
+    text = pl.col(column)
+    ascii = frame.select((text.str.len_bytes() == text.str.len_chars()).all()).item()
+    return frame.with_columns(key=coarse_key(text, ascii=bool(ascii)))
 
 
 def _templates_of_keys(keys: pl.DataFrame, similarity: float, depth: int) -> pl.DataFrame:
@@ -87,8 +103,7 @@ def _templates_of_keys(keys: pl.DataFrame, similarity: float, depth: int) -> pl.
 
 def mine_templates(messages: pl.Series, similarity: float = 0.4, depth: int = 4) -> pl.DataFrame:
     """For each message, its template id and template text (same length and order)."""
-    frame = pl.DataFrame({"message": messages}).with_row_index("_row")
-    frame = frame.with_columns(key=coarse_key(pl.col("message")))
+    frame = with_coarse_key(pl.DataFrame({"message": messages}).with_row_index("_row"))
     keys = frame.group_by("key").agg(
         first=pl.col("_row").min(), example=pl.col("message").fill_null("").first()
     )
@@ -123,15 +138,15 @@ def summarise_templates(
     signature). A template is new when the baseline has lines but none of this template.
     Counted per coarse key first (one pass over the lines), then per template.
     """
-    unknown = logs.filter(pl.col("signature").is_null())
+    # Only the columns used here are filtered (not the frame's raw lines and fields).
+    wanted = [c for c in ("ts", "host", "severity", "message") if c in logs.columns]
+    unknown = logs.select(*wanted, "signature").filter(pl.col("signature").is_null())
     if "severity" not in unknown.columns:
         unknown = unknown.with_columns(severity=pl.lit(None, pl.String))
     in_window = window.contains()
     in_base = baseline.contains() if baseline else pl.lit(False)
     has_baseline = baseline is not None and unknown.select(in_base.any()).item()
-    unknown = unknown.select("ts", "host", "severity", "message").with_columns(
-        key=coarse_key(pl.col("message"))
-    )
+    unknown = with_coarse_key(unknown.select("ts", "host", "severity", "message"))
     rank = pl.col("severity").replace_strict(LEVEL_RANK, default=None, return_dtype=pl.Int32)
     # (the first line of each key in time order, then host: the same logs, the same ids)
     per_key = unknown.group_by("key").agg(
