@@ -412,13 +412,14 @@ def match(frame: pl.DataFrame, catalog: Catalog, column: str = "message") -> pl.
     if not always:
         candidates = candidates.filter(holds_literal(text, literals))
     rows = candidates.drop_nulls(column).group_by(column).agg("_row")
-    table = _match_distinct(rows.select(column), column, catalog)
-    hits = table.join(rows, on=column).explode("_row")
+    table = _match_distinct(rows.select(column), column, catalog).with_row_index("_t")
+    hits = table.select("_t", column).join(rows, on=column).explode("_row")
     drop = [c for c in _MATCHED if c in frame.columns]
-    at = hits.get_column("_row")
+    # Each row's place in the table of distinct texts (null: no signature), then each
+    # column gathered from that small table: one scatter of integers, not one per column.
+    at = pl.repeat(None, frame.height, dtype=pl.UInt32, eager=True).scatter(
+        hits.get_column("_row"), hits.get_column("_t")
+    )
     return frame.drop(drop).with_columns(
-        pl.repeat(None, frame.height, dtype=dtype, eager=True)
-        .alias(name)
-        .scatter(at, hits.get_column(name).cast(dtype))
-        for name, dtype in _MATCHED.items()
+        table.get_column(name).cast(dtype).gather(at) for name, dtype in _MATCHED.items()
     )
