@@ -6,6 +6,7 @@ from pathlib import Path
 import polars as pl
 import pytest
 
+from incidentbook.logs import templates
 from incidentbook.logs.analysis import analyze_logs, bucket_for
 from incidentbook.logs.read import read_log_file
 from incidentbook.logs.signatures import load_catalog
@@ -85,6 +86,24 @@ def test_coarse_keys_in_ascii_mode_are_the_unicode_ones():
     # A line that is not ASCII keeps Unicode's classes (its letters and digits are words).
     other = pl.DataFrame({"message": ["café9 déjà vu", "x٣ y"]})
     assert with_coarse_key(other).get_column("key").to_list() == ["# déjà vu", "# y"]
+
+
+def test_lines_in_time_order_give_the_examples_of_a_sort(monkeypatch):
+    # Lines sorted by time and host (as read_logs gives them) take each key's first row as
+    # its example; it must be the line a sort by time and host would pick, ties included.
+    # Three lines per key (`alpha # up`), differing in a word the masks keep (`dev7`): the
+    # template's text is its example's. Many share a minute and a host.
+    words = [(w, t) for w in ("alpha", "bravo", "charlie") for t in ("up", "down", "gone")]
+    rows = [
+        (60 + i // 20, f"h{i % 2}", "info", f"{word} dev{i} {tail}")
+        for i, (word, tail) in enumerate(words * 3)
+    ]
+    logs = frame(rows).sort("ts", "host").with_columns(signature=pl.lit(None, pl.String))
+    fast = summarise_templates(logs, WINDOW, BASELINE)
+    monkeypatch.setattr(templates, "_in_time_order", lambda lines: False)
+    slow = summarise_templates(logs, WINDOW, BASELINE)
+    assert fast.templates.equals(slow.templates)
+    assert fast.lines.equals(slow.lines)
 
 
 def test_template_ids_do_not_depend_on_group_order():

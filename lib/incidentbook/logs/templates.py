@@ -129,6 +129,16 @@ class TemplateSummary:
         )
 
 
+def _in_time_order(lines: pl.DataFrame) -> bool:
+    """Whether the rows are sorted by ts, then host, with neither null."""
+    ts, host = pl.col("ts"), pl.col("host")
+    before_ts, before_host = ts.shift(1), host.shift(1)
+    ordered = (ts > before_ts) | ((ts == before_ts) & (host >= before_host))
+    return lines.select(
+        ordered.fill_null(True).all() & (ts.null_count() == 0) & (host.null_count() == 0)
+    ).item()
+
+
 def summarise_templates(
     logs: pl.DataFrame, window: TimeWindow, baseline: TimeWindow | None
 ) -> TemplateSummary:
@@ -149,9 +159,14 @@ def summarise_templates(
     unknown = with_coarse_key(unknown.select("ts", "host", "severity", "message"))
     rank = pl.col("severity").replace_strict(LEVEL_RANK, default=None, return_dtype=pl.Int32)
     # (the first line of each key in time order, then host: the same logs, the same ids)
+    example = pl.col("message").sort_by("ts", "host").first()
+    if _in_time_order(unknown):
+        # Lines already in that order (read_logs sorts them so): a key's first line is its
+        # first row (sort_by keeps rows that tie in their order), without sorting each key.
+        example = pl.col("message").first()
     per_key = unknown.group_by("key").agg(
         first=pl.struct("ts", "host").min(),
-        example=pl.col("message").sort_by("ts", "host").first(),
+        example=example,
         count=in_window.sum(),
         baseline_count=in_base.sum(),
         hosts=pl.col("host").filter(in_window).unique(),
