@@ -420,6 +420,5 @@ def match(frame: pl.DataFrame, catalog: Catalog, column: str = "message") -> pl.
     at = pl.repeat(None, frame.height, dtype=pl.UInt32, eager=True).scatter(
         hits.get_column("_row"), hits.get_column("_t")
     )
-    return frame.drop(drop).with_columns(
-        table.get_column(name).cast(dtype).gather(at) for name, dtype in _MATCHED.items()
-    )
+    columns = table.select(pl.col(name).cast(dtype) for name, dtype in _MATCHED.items())
+    return pl.concat([frame.drop(drop), columns.select(pl.all().gather(at))], how="horizontal")
