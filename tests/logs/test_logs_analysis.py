@@ -11,11 +11,9 @@ from incidentbook.logs.analysis import analyze_logs, bucket_for
 from incidentbook.logs.read import read_log_file
 from incidentbook.logs.signatures import load_catalog
 from incidentbook.logs.templates import (
-    coarse_key,
     mask,
     mine_templates,
     summarise_templates,
-    with_coarse_key,
 )
 from incidentbook.window import TimeWindow
 
@@ -68,24 +66,6 @@ def test_each_distinct_line_is_mined_once_and_ids_are_stable():
     assert first.equals(second)
     assert first.get_column("template_id").n_unique() == 2
     assert first.item(0, "template") == "worker <NUM> finished step <NUM>"
-
-
-def test_coarse_keys_in_ascii_mode_are_the_unicode_ones():
-    ascii_lines = [
-        "docker0: port 1(veth082b5be) entered disabled state",
-        'audit: type=1400 audit(1716213661.582:7248): apparmor="DENIED" pid=10295',
-        "pci 0000:cb:00.0: [10de:2330] type 00 class 0x030200",
-        "  eth_0 x1_y __9 a-1 _ tail  ",
-        "",
-        None,
-    ]
-    lines = pl.DataFrame({"message": ascii_lines}, schema={"message": pl.String})
-    unicode = lines.select(coarse_key(pl.col("message"))).to_series()
-    assert lines.select(coarse_key(pl.col("message"), ascii=True)).to_series().equals(unicode)
-    assert with_coarse_key(lines).get_column("key").equals(unicode.rename("key"))
-    # A line that is not ASCII keeps Unicode's classes (its letters and digits are words).
-    other = pl.DataFrame({"message": ["café9 déjà vu", "x٣ y"]})
-    assert with_coarse_key(other).get_column("key").to_list() == ["# déjà vu", "# y"]
 
 
 def test_lines_in_time_order_give_the_examples_of_a_sort(monkeypatch):

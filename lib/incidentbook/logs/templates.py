@@ -59,25 +59,9 @@ def _miner(similarity: float, depth: int) -> TemplateMiner:
 _DIGIT_WORD = r"\w*\d\w*"
 
 
-# The same in ASCII mode: on ASCII text Unicode's word characters and digits are ASCII's
-# (letters, digits and `_`), and the regex engine runs about a third faster without
-# Unicode classes. Used only when every line is ASCII (kernel logs all are).
-_ASCII_DIGIT_WORD = r"(?-u)\w*\d\w*"
-
-
-def coarse_key(text: pl.Expr, ascii: bool = False) -> pl.Expr:
-    """The line with each word that holds a digit replaced by `#` (see the module);
-    `ascii`: every line is ASCII (see _ASCII_DIGIT_WORD)."""
-    word = _ASCII_DIGIT_WORD if ascii else _DIGIT_WORD
-    return text.fill_null("").str.replace_all(word, "#").str.strip_chars()
-
-
-def with_coarse_key(frame: pl.DataFrame, column: str = "message") -> pl.DataFrame:
-    """`frame` with `key`, the coarse key of `column`, in ASCII mode when every line is
-    ASCII (as many characters as bytes: one count over the lines, cheap beside the key)."""
-    text = pl.col(column)
-    ascii = frame.select((text.str.len_bytes() == text.str.len_chars()).all()).item()
-    return frame.with_columns(key=coarse_key(text, ascii=bool(ascii)))
+def coarse_key(text: pl.Expr) -> pl.Expr:
+    """The line with each word that holds a digit replaced by `#` (see the module)."""
+    return text.fill_null("").str.replace_all(_DIGIT_WORD, "#").str.strip_chars()
 
 
 def _templates_of_keys(keys: pl.DataFrame, similarity: float, depth: int) -> pl.DataFrame:
@@ -103,12 +87,22 @@ def _templates_of_keys(keys: pl.DataFrame, similarity: float, depth: int) -> pl.
 
 def mine_templates(messages: pl.Series, similarity: float = 0.4, depth: int = 4) -> pl.DataFrame:
     """For each message, its template id and template text (same length and order)."""
-    frame = with_coarse_key(pl.DataFrame({"message": messages}).with_row_index("_row"))
+    frame = pl.DataFrame({"message": messages}).with_row_index("_row")
+    frame = frame.with_columns(key=coarse_key(pl.col("message")))
     keys = frame.group_by("key").agg(
-        first=pl.col("_row").min(), example=pl.col("message").fill_null("").first()
+        first=pl.col("_row").min(),
+        example=pl.col("message").fill_null("").first(),
+        rows=pl.col("_row"),
     )
-    mapping = _templates_of_keys(keys, similarity, depth)
-    return frame.join(mapping, on="key", how="left").sort("_row").select("template_id", "template")
+    mapping = _templates_of_keys(keys.drop("rows"), similarity, depth)
+    # Each line's template through its key's rows (the group_by has them already): one
+    # scatter of key positions, not a join of every line on its key's text and a sort.
+    per_key = keys.select("key", "rows").join(mapping, on="key", how="left").with_row_index("_k")
+    placed = per_key.select("_k", "rows").explode("rows")
+    at = pl.repeat(None, frame.height, dtype=pl.UInt32, eager=True).scatter(
+        placed.get_column("rows"), placed.get_column("_k")
+    )
+    return per_key.select("template_id", "template").select(pl.all().gather(at))
 
 
 @dataclass
@@ -156,7 +150,9 @@ def summarise_templates(
     in_window = window.contains()
     in_base = baseline.contains() if baseline else pl.lit(False)
     has_baseline = baseline is not None and unknown.select(in_base.any()).item()
-    unknown = with_coarse_key(unknown.select("ts", "host", "severity", "message"))
+    unknown = unknown.select("ts", "host", "severity", "message").with_columns(
+        key=coarse_key(pl.col("message"))
+    )
     rank = pl.col("severity").replace_strict(LEVEL_RANK, default=None, return_dtype=pl.Int32)
     # (the first line of each key in time order, then host: the same logs, the same ids)
     example = pl.col("message").sort_by("ts", "host").first()
