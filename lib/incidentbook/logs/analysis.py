@@ -312,7 +312,8 @@ def analyze_logs(
     signatures = summarise_signatures(keyed, catalog, in_window, in_base, bucket)
     templates = summarise_templates(keyed, window, baseline)
     counts = (
-        keyed.filter(in_window & pl.col("key").is_not_null())
+        keyed.select("ts", "host", "key")
+        .filter(in_window & pl.col("key").is_not_null())
         .group_by(pl.col("ts").dt.truncate(bucket).alias("bucket"), "host", "key")
         .agg(count=pl.len())
         .sort("bucket", "host", "key")
