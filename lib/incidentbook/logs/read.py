@@ -149,25 +149,17 @@ def _sample(text: str) -> list[str]:
     """The first non-blank lines (each cut to 2 KiB) for format detection. Indented lines
     are left out: in every format they continue the record before (tracebacks, dmesg's
     multi-line records, kmsg dictionaries), unless the file holds nothing else."""
-    out, indented = [], []
-    # The first 64 KiB split at once (one C call, not a find per line): enough for the
-    # sample unless the first lines are very long or mostly blank or indented, which the
-    # walk line by line below then reads from the start.
-    head = text[:_SAMPLE_HEAD]
-    lines = head.split("\n")
-    if len(head) < len(text):
-        lines.pop()  # cut by the head: not a whole line
-    for whole in lines:
-        line = whole[:2048]
-        if line.strip():
-            if not line[0].isspace():
-                out.append(line)
-                if len(out) == SNIFF_LINES:
-                    return out
-            elif len(indented) < SNIFF_LINES:
-                indented.append(line)
-    if len(head) == len(text):
-        return out or indented
+    # The file's start split at once (one C call, not a find per line); when its whole
+    # lines do not hold the sample (long, blank or indented first lines) a longer start
+    # is tried, then the walk line by line.
+    for size in _SAMPLE_HEADS:
+        head = text[:size]
+        lines = head.split("\n")
+        if len(head) < len(text):
+            lines.pop()  # cut by the head: not a whole line
+        got = _first_lines(lines)
+        if got is not None or len(head) == len(text):
+            return got if got is not None else _first_lines(lines, everything=True)
     out, indented, pos = [], [], 0
     while len(out) < SNIFF_LINES and pos < len(text):
         end = text.find("\n", pos)
@@ -182,7 +174,23 @@ def _sample(text: str) -> list[str]:
     return out or indented
 
 
-_SAMPLE_HEAD = 64 * 1024
+def _first_lines(lines: list[str], everything: bool = False) -> list[str] | None:
+    """The sample from these lines when they hold SNIFF_LINES unindented ones (None if
+    not); `everything`: they are the whole file, so whatever they hold."""
+    out, indented = [], []
+    for whole in lines:
+        line = whole[:2048]
+        if line.strip():
+            if not line[0].isspace():
+                out.append(line)
+                if len(out) == SNIFF_LINES:
+                    return out
+            elif len(indented) < SNIFF_LINES:
+                indented.append(line)
+    return (out or indented) if everything else None
+
+
+_SAMPLE_HEADS = (8 * 1024, 64 * 1024)
 
 HEADER_LINES = 10  # a format's `header` decides when it is among a file's first lines
 
