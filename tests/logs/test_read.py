@@ -128,6 +128,40 @@ def test_kernel_iso_files_of_one_offset(tmp_path, offset, hours, minutes):
     assert report.unreadable == {} and balanced(report)
 
 
+_DECODED = "kern  :info  : 2025-01-21T04:41:{s:02d},{s:06d}{offset} line {s}"
+_PLAIN = "2025-01-21T04:41:{s:02d},{s:06d}{offset} line {s}"
+
+
+@pytest.mark.parametrize(
+    "lines",
+    [
+        [_DECODED.format(s=s, offset="+00:00") for s in range(6)],
+        [_PLAIN.format(s=s, offset="-0500") for s in range(6)],
+        [_DECODED.format(s=s, offset="+00:00" if s % 2 else "+01:00") for s in range(6)],
+        [_PLAIN.format(s=s, offset="+05:30") for s in range(5)] + ["  continued record"],
+        [_DECODED.format(s=s, offset="+00:00") for s in range(5)]
+        + ["kern  :info  : 2025-02-30T04:41:00,000000+00:00 no such day"],
+        [_DECODED.format(s=s, offset="+00:00") for s in range(5)]
+        + ["kern  :info  : 2025-01-21T04:42:00,000000+00:00x no space after the offset"],
+        [_PLAIN.format(s=s, offset="+00:00") for s in range(5)]
+        + [_DECODED.format(s=9, offset="+00:00"), "short"],
+        ["daemon:info  : " + _PLAIN.format(s=s, offset="+00:00") for s in range(4)],
+    ],
+)
+def test_kernel_iso_layout_checked_at_once_reads_as_line_by_line(tmp_path, monkeypatch, lines):
+    # Files whose every line shares the first line's layout are checked in a few passes
+    # (kernel._uniform); the result must be the general path's, and files that do not
+    # share it (mixed offsets, continuations, odd lines) must still take the general path.
+    from incidentbook.logs.formats import kernel
+
+    text = "\n".join(lines) + "\n"
+    fast = one(tmp_path, text, host="gpu1")
+    monkeypatch.setattr(kernel, "_uniform", lambda frame: None)
+    slow = one(tmp_path, text, host="gpu1")
+    assert fast[0].equals(slow[0])
+    assert fast[1] == slow[1]
+
+
 def test_kernel_ctime_is_read_in_assume_tz_and_says_so(tmp_path):
     # Verbatim from formats/gpu_kernel_logs_gpud/...__xid__dmesg-with-xid-119.log, plus a
     # day of the month that dmesg pads with a space.
