@@ -146,6 +146,12 @@ _PLAIN = "2025-01-21T04:41:{s:02d},{s:06d}{offset} line {s}"
         [_PLAIN.format(s=s, offset="+00:00") for s in range(5)]
         + [_DECODED.format(s=9, offset="+00:00"), "short"],
         ["daemon:info  : " + _PLAIN.format(s=s, offset="+00:00") for s in range(4)],
+        [_DECODED.format(s=s, offset="+00:00") for s in range(5)]
+        + ["kern  :loud  : 2025-01-21T04:42:00,000000+00:00 a level dmesg does not print"],
+        [_DECODED.format(s=s, offset="+00:00") for s in range(5)]
+        + ["kern  :info  : 2025-01-21T04:42:00,000000+00:00\ta tab after the offset"],
+        [_PLAIN.format(s=s, offset="+0000") for s in range(5)]
+        + ["2025-01-21T04:42:00,000000+0000\ta tab after the offset"],
     ],
 )
 def test_kernel_iso_layout_checked_at_once_reads_as_line_by_line(tmp_path, monkeypatch, lines):
@@ -156,7 +162,7 @@ def test_kernel_iso_layout_checked_at_once_reads_as_line_by_line(tmp_path, monke
 
     text = "\n".join(lines) + "\n"
     fast = one(tmp_path, text, host="gpu1")
-    monkeypatch.setattr(kernel, "_uniform", lambda frame: None)
+    monkeypatch.setattr(kernel, "_first_layout", lambda frame: None)
     slow = one(tmp_path, text, host="gpu1")
     assert fast[0].equals(slow[0])
     assert fast[1] == slow[1]
