@@ -775,3 +775,27 @@ def test_bluegene_ras_events_skip_the_annotation_and_read_the_level(tmp_path):
     assert frame.get_column("host").to_list() == ["R02-M1-N0-C:J12-U11", "R30-M0-N9-C:J16-U01"]
     assert frame.get_column("message").to_list()[1] == "data TLB error interrupt"
     assert frame.item(0, "ts") == datetime(2005, 6, 3, 22, 42, 50, tzinfo=UTC)
+
+
+def test_lines_are_put_in_order_as_a_sort_of_all_four_keys_would():
+    # read_logs orders lines by time alone, then the lines sharing a time among themselves
+    # (read._in_order): the order must be a full sort's, ties of time included.
+    import random
+
+    from incidentbook.logs import read
+
+    rng = random.Random(0)
+    for n in (0, 1, 7, 300):
+        lines = list(range(1, n + 1))
+        rng.shuffle(lines)
+        frame = pl.DataFrame(
+            {
+                "ts": [utc(2025, 1, 21, 4, 41, rng.randrange(20)) for _ in range(n)],
+                "host": [rng.choice("abc") for _ in range(n)],
+                "file": [rng.choice("xy") for _ in range(n)],
+                "line": pl.Series(lines, dtype=pl.UInt32),
+                "message": [f"m{i}" for i in range(n)],
+            },
+            schema_overrides={"ts": pl.Datetime("us", "UTC"), "host": pl.String, "file": pl.String},
+        )
+        assert read._in_order(frame).equals(frame.sort("ts", "host", "file", "line"))

@@ -562,10 +562,31 @@ def _read(
     frame = pl.concat([LOG_SCHEMA.to_frame(), *frames], how="vertical")
     fact_frame = pl.concat([FACTS_SCHEMA.to_frame(), *facts], how="vertical")
     return Logs(
-        frame=frame.sort("ts", "host", "file", "line"),
+        frame=_in_order(frame),
         receipt=report,
         facts=fact_frame.sort("host", "gpu", "file", "line"),
     )
+
+
+_ORDER = ["ts", "host", "file", "line"]
+
+
+def _in_order(frame: pl.DataFrame) -> pl.DataFrame:
+    """`frame.sort(*_ORDER)`, by time alone first: the lines that share a time with
+    another (few: times are to the microsecond) are then sorted by all four among
+    themselves and put back in the places their times hold. A sort by one integer and a
+    small one cost less than a sort of every line by time, host text, file text and line.
+    """
+    if frame.height == 0 or frame.get_column("ts").null_count():
+        return frame.sort(_ORDER)
+    order = frame.select(pl.col("ts").arg_sort()).to_series()
+    ts = frame.get_column("ts").gather(order)
+    tied = ((ts == ts.shift(1)) | (ts == ts.shift(-1))).fill_null(False)
+    places = tied.arg_true()
+    if places.len():
+        among = frame.select(_ORDER).with_row_index("_i")[order.gather(places)].sort(_ORDER)
+        order = order.scatter(places, among.get_column("_i"))
+    return frame[order]
 
 
 def _batches(files: list[_File]) -> Iterator[list[_File]]:
