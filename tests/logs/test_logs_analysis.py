@@ -6,10 +6,15 @@ from pathlib import Path
 import polars as pl
 import pytest
 
+from incidentbook.logs import templates
 from incidentbook.logs.analysis import analyze_logs, bucket_for
 from incidentbook.logs.read import read_log_file
 from incidentbook.logs.signatures import load_catalog
-from incidentbook.logs.templates import mask, mine_templates, summarise_templates
+from incidentbook.logs.templates import (
+    mask,
+    mine_templates,
+    summarise_templates,
+)
 from incidentbook.window import TimeWindow
 
 T0 = datetime(2024, 5, 20, 14, tzinfo=UTC)
@@ -61,6 +66,24 @@ def test_each_distinct_line_is_mined_once_and_ids_are_stable():
     assert first.equals(second)
     assert first.get_column("template_id").n_unique() == 2
     assert first.item(0, "template") == "worker <NUM> finished step <NUM>"
+
+
+def test_lines_in_time_order_give_the_examples_of_a_sort(monkeypatch):
+    # Lines sorted by time and host (as read_logs gives them) take each key's first row as
+    # its example; it must be the line a sort by time and host would pick, ties included.
+    # Three lines per key (`alpha # up`), differing in a word the masks keep (`dev7`): the
+    # template's text is its example's. Many share a minute and a host.
+    words = [(w, t) for w in ("alpha", "bravo", "charlie") for t in ("up", "down", "gone")]
+    rows = [
+        (60 + i // 20, f"h{i % 2}", "info", f"{word} dev{i} {tail}")
+        for i, (word, tail) in enumerate(words * 3)
+    ]
+    logs = frame(rows).sort("ts", "host").with_columns(signature=pl.lit(None, pl.String))
+    fast = summarise_templates(logs, WINDOW, BASELINE)
+    monkeypatch.setattr(templates, "_in_time_order", lambda lines: False)
+    slow = summarise_templates(logs, WINDOW, BASELINE)
+    assert fast.templates.equals(slow.templates)
+    assert fast.lines.equals(slow.lines)
 
 
 def test_template_ids_do_not_depend_on_group_order():

@@ -128,6 +128,46 @@ def test_kernel_iso_files_of_one_offset(tmp_path, offset, hours, minutes):
     assert report.unreadable == {} and balanced(report)
 
 
+_DECODED = "kern  :info  : 2025-01-21T04:41:{s:02d},{s:06d}{offset} line {s}"
+_PLAIN = "2025-01-21T04:41:{s:02d},{s:06d}{offset} line {s}"
+
+
+@pytest.mark.parametrize(
+    "lines",
+    [
+        [_DECODED.format(s=s, offset="+00:00") for s in range(6)],
+        [_PLAIN.format(s=s, offset="-0500") for s in range(6)],
+        [_DECODED.format(s=s, offset="+00:00" if s % 2 else "+01:00") for s in range(6)],
+        [_PLAIN.format(s=s, offset="+05:30") for s in range(5)] + ["  continued record"],
+        [_DECODED.format(s=s, offset="+00:00") for s in range(5)]
+        + ["kern  :info  : 2025-02-30T04:41:00,000000+00:00 no such day"],
+        [_DECODED.format(s=s, offset="+00:00") for s in range(5)]
+        + ["kern  :info  : 2025-01-21T04:42:00,000000+00:00x no space after the offset"],
+        [_PLAIN.format(s=s, offset="+00:00") for s in range(5)]
+        + [_DECODED.format(s=9, offset="+00:00"), "short"],
+        ["daemon:info  : " + _PLAIN.format(s=s, offset="+00:00") for s in range(4)],
+        [_DECODED.format(s=s, offset="+00:00") for s in range(5)]
+        + ["kern  :loud  : 2025-01-21T04:42:00,000000+00:00 a level dmesg does not print"],
+        [_DECODED.format(s=s, offset="+00:00") for s in range(5)]
+        + ["kern  :info  : 2025-01-21T04:42:00,000000+00:00\ta tab after the offset"],
+        [_PLAIN.format(s=s, offset="+0000") for s in range(5)]
+        + ["2025-01-21T04:42:00,000000+0000\ta tab after the offset"],
+    ],
+)
+def test_kernel_iso_layout_checked_at_once_reads_as_line_by_line(tmp_path, monkeypatch, lines):
+    # Files whose every line shares the first line's layout are checked in a few passes
+    # (kernel._uniform); the result must be the general path's, and files that do not
+    # share it (mixed offsets, continuations, odd lines) must still take the general path.
+    from incidentbook.logs.formats import kernel
+
+    text = "\n".join(lines) + "\n"
+    fast = one(tmp_path, text, host="gpu1")
+    monkeypatch.setattr(kernel, "_first_layout", lambda frame: None)
+    slow = one(tmp_path, text, host="gpu1")
+    assert fast[0].equals(slow[0])
+    assert fast[1] == slow[1]
+
+
 def test_kernel_ctime_is_read_in_assume_tz_and_says_so(tmp_path):
     # Verbatim from formats/gpu_kernel_logs_gpud/...__xid__dmesg-with-xid-119.log, plus a
     # day of the month that dmesg pads with a space.
@@ -735,3 +775,27 @@ def test_bluegene_ras_events_skip_the_annotation_and_read_the_level(tmp_path):
     assert frame.get_column("host").to_list() == ["R02-M1-N0-C:J12-U11", "R30-M0-N9-C:J16-U01"]
     assert frame.get_column("message").to_list()[1] == "data TLB error interrupt"
     assert frame.item(0, "ts") == datetime(2005, 6, 3, 22, 42, 50, tzinfo=UTC)
+
+
+def test_lines_are_put_in_order_as_a_sort_of_all_four_keys_would():
+    # read_logs orders lines by time alone, then the lines sharing a time among themselves
+    # (read._in_order): the order must be a full sort's, ties of time included.
+    import random
+
+    from incidentbook.logs import read
+
+    rng = random.Random(0)
+    for n in (0, 1, 7, 300):
+        lines = list(range(1, n + 1))
+        rng.shuffle(lines)
+        frame = pl.DataFrame(
+            {
+                "ts": [utc(2025, 1, 21, 4, 41, rng.randrange(20)) for _ in range(n)],
+                "host": [rng.choice("abc") for _ in range(n)],
+                "file": [rng.choice("xy") for _ in range(n)],
+                "line": pl.Series(lines, dtype=pl.UInt32),
+                "message": [f"m{i}" for i in range(n)],
+            },
+            schema_overrides={"ts": pl.Datetime("us", "UTC"), "host": pl.String, "file": pl.String},
+        )
+        assert read._in_order(frame).equals(frame.sort("ts", "host", "file", "line"))

@@ -91,7 +91,15 @@ def _episodes(hits: pl.DataFrame, in_window: pl.Expr, gap: timedelta) -> pl.Data
     """Per key, its window lines' main episode: lines closer than `gap` to the one before
     are one episode; the main one has the most lines (ties: the latest). A signature seen
     once days before and then in a burst is dated by the burst, not by the stray line."""
-    lines = hits.filter(in_window).select("key", "ts").sort("key", "ts")
+    # Each key's times in order: sorted within each key (a hash of the few keys, then
+    # integers), not the lines by key text and time together.
+    lines = (
+        hits.select("key", "ts")
+        .filter(in_window)
+        .group_by("key")
+        .agg(pl.col("ts").sort())
+        .explode("ts")
+    )
     lines = lines.with_columns(
         _ep=(pl.col("ts").diff().over("key") > gap).fill_null(False).cum_sum().over("key")
     )
@@ -298,12 +306,14 @@ def analyze_logs(
     keyed = _keyed(match(logs, catalog)).with_columns(line_severity=line_severity(catalog))
     if "severity" not in keyed.columns:
         keyed = keyed.with_columns(severity=pl.lit(None, pl.String))
-    hosts_total = max(hosts_total or 0, keyed.filter(in_window).get_column("host").n_unique())
+    seen = keyed.select(pl.col("host").filter(in_window).n_unique()).item()
+    hosts_total = max(hosts_total or 0, seen)
     bucket = bucket_for(window)
     signatures = summarise_signatures(keyed, catalog, in_window, in_base, bucket)
     templates = summarise_templates(keyed, window, baseline)
     counts = (
-        keyed.filter(in_window & pl.col("key").is_not_null())
+        keyed.select("ts", "host", "key")
+        .filter(in_window & pl.col("key").is_not_null())
         .group_by(pl.col("ts").dt.truncate(bucket).alias("bucket"), "host", "key")
         .agg(count=pl.len())
         .sort("bucket", "host", "key")

@@ -332,9 +332,12 @@ def _match_distinct(distinct: pl.DataFrame, column: str, catalog: Catalog) -> pl
     literals, table, always = _literal_table(catalog)
     candidates = _candidates(tagged, column, catalog, literals, table, always)
     hits = [pl.DataFrame(schema={"_row": pl.UInt32, "index": pl.UInt32})]
+    # Split once by signature (not one filter per signature of the catalog: most have no
+    # candidate, and each filter is a call of its own).
+    by_index = candidates.partition_by("index", as_dict=True)
     for index, signature in enumerate(catalog.signatures):
-        mine = candidates.filter(pl.col("index") == index)
-        if mine.height:
+        mine = by_index.get((index,))
+        if mine is not None:
             hits.append(mine.filter(text.str.contains(signature.pattern)).select("_row", "index"))
     ids = pl.DataFrame(
         {"index": range(len(catalog.signatures)), "signature": [s.id for s in catalog.signatures]},
@@ -349,9 +352,10 @@ def _match_distinct(distinct: pl.DataFrame, column: str, catalog: Catalog) -> pl
     )
     parts = [pl.DataFrame(schema={column: pl.String, **_MATCHED})]
     xids = {x.code: x.severity for x in catalog.xid_codes}
+    by_signature = found.partition_by("signature", as_dict=True)
     for signature in catalog.signatures:
-        hit = found.filter(pl.col("signature") == signature.id)
-        if hit.height == 0:
+        hit = by_signature.get((signature.id,))
+        if hit is None:
             continue
         fields = signature.fields
         groups = text.str.extract_groups(signature.pattern)

@@ -90,10 +90,19 @@ def mine_templates(messages: pl.Series, similarity: float = 0.4, depth: int = 4)
     frame = pl.DataFrame({"message": messages}).with_row_index("_row")
     frame = frame.with_columns(key=coarse_key(pl.col("message")))
     keys = frame.group_by("key").agg(
-        first=pl.col("_row").min(), example=pl.col("message").fill_null("").first()
+        first=pl.col("_row").min(),
+        example=pl.col("message").fill_null("").first(),
+        rows=pl.col("_row"),
     )
-    mapping = _templates_of_keys(keys, similarity, depth)
-    return frame.join(mapping, on="key", how="left").sort("_row").select("template_id", "template")
+    mapping = _templates_of_keys(keys.drop("rows"), similarity, depth)
+    # Each line's template through its key's rows (the group_by has them already): one
+    # scatter of key positions, not a join of every line on its key's text and a sort.
+    per_key = keys.select("key", "rows").join(mapping, on="key", how="left").with_row_index("_k")
+    placed = per_key.select("_k", "rows").explode("rows")
+    at = pl.repeat(None, frame.height, dtype=pl.UInt32, eager=True).scatter(
+        placed.get_column("rows"), placed.get_column("_k")
+    )
+    return per_key.select("template_id", "template").select(pl.all().gather(at))
 
 
 @dataclass
@@ -114,6 +123,16 @@ class TemplateSummary:
         )
 
 
+def _in_time_order(lines: pl.DataFrame) -> bool:
+    """Whether the rows are sorted by ts, then host, with neither null."""
+    ts, host = pl.col("ts"), pl.col("host")
+    before_ts, before_host = ts.shift(1), host.shift(1)
+    ordered = (ts > before_ts) | ((ts == before_ts) & (host >= before_host))
+    return lines.select(
+        ordered.fill_null(True).all() & (ts.null_count() == 0) & (host.null_count() == 0)
+    ).item()
+
+
 def summarise_templates(
     logs: pl.DataFrame, window: TimeWindow, baseline: TimeWindow | None
 ) -> TemplateSummary:
@@ -123,7 +142,9 @@ def summarise_templates(
     signature). A template is new when the baseline has lines but none of this template.
     Counted per coarse key first (one pass over the lines), then per template.
     """
-    unknown = logs.filter(pl.col("signature").is_null())
+    # Only the columns used here are filtered (not the frame's raw lines and fields).
+    wanted = [c for c in ("ts", "host", "severity", "message") if c in logs.columns]
+    unknown = logs.select(*wanted, "signature").filter(pl.col("signature").is_null())
     if "severity" not in unknown.columns:
         unknown = unknown.with_columns(severity=pl.lit(None, pl.String))
     in_window = window.contains()
@@ -134,9 +155,14 @@ def summarise_templates(
     )
     rank = pl.col("severity").replace_strict(LEVEL_RANK, default=None, return_dtype=pl.Int32)
     # (the first line of each key in time order, then host: the same logs, the same ids)
+    example = pl.col("message").sort_by("ts", "host").first()
+    if _in_time_order(unknown):
+        # Lines already in that order (read_logs sorts them so): a key's first line is its
+        # first row (sort_by keeps rows that tie in their order), without sorting each key.
+        example = pl.col("message").first()
     per_key = unknown.group_by("key").agg(
         first=pl.struct("ts", "host").min(),
-        example=pl.col("message").sort_by("ts", "host").first(),
+        example=example,
         count=in_window.sum(),
         baseline_count=in_base.sum(),
         hosts=pl.col("host").filter(in_window).unique(),
