@@ -426,9 +426,10 @@ def test_register_theme_enables_the_incidentbook_theme():
 # --- reading the charts: widths, units, events, quiet hosts ------------------------------
 
 
-def test_every_report_chart_fits_a_1280_pixel_notebook(smollm, imbue):
+def test_every_report_chart_is_valid_and_fits_a_1280_pixel_notebook(smollm, imbue):
     for inv in (smollm, imbue):
         for figure in charts.figures(inv, "report"):
+            checked(figure.chart)  # valid Vega-Lite (to_svg does not validate again)
             svg = charts.to_svg(figure.chart)
             width = float(svg.split('width="', 1)[1].split('"', 1)[0])
             assert width <= charts.core.MAX_WIDTH, (figure.name, width)
