@@ -135,3 +135,25 @@ def test_trend_and_level_shift(tmp_path):
     shift = next(f for f in findings if f.kind == "level_shift" and f.signal == "gpu_util")
     assert abs(shift.start - (T0 + STEP * 400)) <= timedelta(minutes=5)
     assert -0.3 < shift.magnitude < -0.2
+
+
+def test_rows_by_signal_are_each_signals_rows_in_order_sorted_or_not():
+    """Each signal's part is exactly frame.filter(signal == name): slices of a frame sorted
+    by signal (as the sources give it), partitions of one in any other order."""
+    import polars as pl
+
+    from incidentbook.metrics.analysis import rows_by_signal
+
+    frame = pl.DataFrame(
+        {
+            "signal": ["a", "a", "b", "c", "c", "c"],
+            "node": ["n1", "n2", "n1", "n3", "n1", "n2"],
+            "value": [1.0, 2.0, 3.0, 4.0, 5.0, 6.0],
+        }
+    )
+    for shuffled in (frame, frame.sample(fraction=1.0, shuffle=True, seed=3)):
+        parts = rows_by_signal(shuffled)
+        assert sorted(parts) == ["a", "b", "c"]
+        for name, part in parts.items():
+            assert part.equals(shuffled.filter(pl.col("signal") == name))
+    assert rows_by_signal(frame.clear()) == {}
