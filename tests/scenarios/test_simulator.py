@@ -24,6 +24,7 @@ from incidentbook.incident import IncidentFolder
 from incidentbook.scenarios import imbue_bringup
 from incidentbook.scenarios import kernel_lines as kl
 from incidentbook.scenarios import simulator as synth
+from incidentbook.sources.files import metric_groups
 
 BUNDLED = REPO / "data" / "incidents"
 LABELS = list(synth.LABELS)
@@ -124,7 +125,13 @@ def test_folder_honours_the_contract(fresh, name):
         labels = frame.columns[3:]
         assert labels[: len(LABELS)] == LABELS, path.name
         assert frame.schema == pl.Schema(SCHEMA | dict.fromkeys(labels, pl.String)), path.name
-        assert frame.equals(frame.sort(["timestamp", "metric", *labels])), f"{path.name} order"
+        # Each row group one metric (its statistics say which), each metric's rows in
+        # time order, then by labels: a filter on a metric skips the other groups.
+        groups = metric_groups(path)
+        assert groups is not None and groups.names == set(frame.get_column("metric")), path.name
+        for (name,), rows in frame.group_by("metric", maintain_order=True):
+            assert rows.equals(rows.sort(["timestamp", *labels])), f"{path.name} {name} order"
+            assert groups.rows_of({name}) == rows.height, f"{path.name} {name} groups"
         assert frame.get_column("timestamp").min() >= spec.window.start
         assert frame.get_column("timestamp").max() < spec.window.end
         counters = frame.filter(pl.col("metric").str.ends_with("_total"))
