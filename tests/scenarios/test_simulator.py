@@ -350,6 +350,17 @@ def test_unknown_scenario_names_the_known_ones(tmp_path):
     assert not (tmp_path / "x").exists()
 
 
+def test_the_16k_scale_is_the_imbue_day_on_2048_hosts(tmp_path):
+    hosts = imbue_bringup.imbue_hosts(2048)
+    assert len(set(hosts)) == 2048 and hosts[:511] == imbue_bringup.imbue_hosts()
+    plan = imbue_bringup._bringup_plan(0, "16k", np.random.default_rng(0))
+    assert len(plan.hosts) == 2048 and plan.grid.interval == 15 and plan.grid.n == 5760
+    # A scenario without the scale says which it has, and writes nothing.
+    with pytest.raises(synth.SynthError, match="has no 16k scale; its scales: small, full"):
+        synth.synthesize("smollm3-storage", tmp_path / "x", scale="16k")
+    assert not (tmp_path / "x").exists()
+
+
 # --- kernel line formatters against real lines ------------------------------------------
 
 

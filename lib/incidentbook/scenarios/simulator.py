@@ -50,9 +50,11 @@ GENERATOR = "incidentbook.synth"
 LABELS = ("node", "gpu", "device", "port", "cpu", "mountpoint", "fstype", "name", "job")
 ROW_GROUP = 100_000
 CHUNK = 240  # timestamps generated and written at a time: bounds memory at full scale
-Scale = Literal["small", "full"]
-ZSTD = {"small": 19, "full": 6}  # small folders ship in the repo; full ones should be quick
-SCALES = ("small", "full")
+Scale = Literal["small", "full", "16k"]
+# small folders ship in the repo; full ones should be quick to write
+ZSTD = {"small": 19, "full": 6, "16k": 6}
+# 16k: a scenario's full day on 2,048 hosts x 8 GPUs, for the scenarios that have it
+SCALES = ("small", "full", "16k")
 Say = Callable[[str], None]
 
 
@@ -411,6 +413,11 @@ def synthesize(
         raise UnknownScenario(scenario)
     if scale not in SCALES:
         raise SynthError(f"unknown scale {scale!r}; one of {', '.join(SCALES)}")
+    if scale not in SCENARIOS.get(scenario).scales:
+        raise SynthError(
+            f"scenario {scenario!r} has no {scale} scale; "
+            f"its scales: {', '.join(SCENARIOS.get(scenario).scales)}"
+        )
     out = Path(out)
     _check_target(out)
     say = progress or (lambda _msg: None)
@@ -464,6 +471,7 @@ class Scenario:
     build: Callable[[int, Scale], Incident]
     scored: bool = False  # its truth.json says what an analysis should find (`cause`)
     bundled: bool = False  # its small folder ships in data/incidents/
+    scales: tuple[str, ...] = ("small", "full")
 
 
 SCENARIOS: Registry[Scenario] = Registry(
