@@ -3,7 +3,10 @@
 Each file is scanned with the window and the wanted metrics pushed down, so a day of
 samples is not read to look at two hours of it. Every reader returns the raw samples in
 the canonical schema (metrics.frames.RAW_SCHEMA), so nothing downstream knows the file's
-format. A new file format is a reader here and its suffix in READERS.
+format. A new file format is a reader here and its suffix in READERS. A Parquet
+file's footer (metric_groups) says which metrics each row group holds, where the writer
+kept statistics: FolderSource then scans a file whose groups each hold one metric once per
+signal, and names its metrics without reading the column (metrics_in).
 
 A reader also says what it had to assume and plans the count of what it leaves out
 (FileScan): timestamps given as bare epoch numbers are read in the unit incident.yaml
