@@ -230,7 +230,9 @@ def signal_frames(
     the rows read (each raw row in exactly one).
 
     `apart`: the parts share no scan, so each is collected on its own: the engine then
-    holds one part's group-by state at a time, not every signal's at once.
+    holds one part's group-by state at a time, not every signal's at once; so are the
+    counts and the `also` frames, one at a time (together they held every scan's read
+    buffers at once: 5 GB on a 511-host day, 20 GB on 2,048 hosts).
     """
     reductions = [[reduce_signal(raw, s) for s in signals] for raw, signals in parts]
     extra = list(also or [])
@@ -239,8 +241,11 @@ def signal_frames(
             also[:] = pl.collect_all(extra) if extra else []
         return SIGNAL_SCHEMA.to_frame(), 0, 0
     counts = [frame.select(pl.len()) for frame in counted]
-    together = [] if apart else [r for part in reductions for r in part]
-    collected = pl.collect_all([*counts, *extra, *together], engine="streaming")
+    if apart:
+        collected = [f for q in [*counts, *extra] for f in pl.collect_all([q], engine="streaming")]
+    else:
+        together = [r for part in reductions for r in part]
+        collected = pl.collect_all([*counts, *extra, *together], engine="streaming")
     rows = sum(int(c.item()) for c in collected[: len(counts)])
     collected = collected[len(counts) :]
     if also is not None:

@@ -297,11 +297,12 @@ class FolderSource:
             sources = [s.rows for s in own] + ([common] if common is not None else [])
             if sources:
                 parts.append((_concat(sources), signals_of))
-        checks = [pl.concat([CHECKS_SCHEMA.to_frame().lazy(), *(s.checks for s in scans)])]
+        checks = [CHECKS_SCHEMA.to_frame().lazy(), *(s.checks for s in scans)]
         try:
             frame, duplicates, rows = signal_frames(
                 parts, counted, also=checks, apart=common is None
             )
+            checks = [pl.concat(checks)]
         except (pl.exceptions.PolarsError, OSError) as exc:
             raise blame(scans, exc, self.folder.metrics_dir) from None
         receipt = MetricsReceipt(
