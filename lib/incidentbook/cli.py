@@ -319,7 +319,13 @@ def analyze(
 @click.option(
     "-o", "--output", "out", required=True, type=click.Path(file_okay=False, path_type=Path)
 )
-@click.option("--scale", type=click.Choice(["small", "full"]), default="small", show_default=True)
+@click.option(
+    "--scale",
+    type=click.Choice(["small", "full", "16k"]),
+    default="small",
+    show_default=True,
+    help="full: a day at full size; 16k: a full day on 2,048 hosts x 8 GPUs (imbue-bringup)",
+)
 @click.option("--seed", type=int, default=0, show_default=True)
 def synth(scenario: str, out: Path, scale: str, seed: int) -> None:
     """Write a simulated incident folder (and truth.json) for SCENARIO."""

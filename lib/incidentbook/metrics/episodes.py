@@ -26,6 +26,7 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass
 from datetime import datetime, timedelta
+from typing import TypeVar
 
 import numpy as np
 import polars as pl
@@ -456,7 +457,10 @@ def cluster_episodes(findings: list[Finding]) -> list[Episode]:
     return out
 
 
-def host_means(frame: pl.DataFrame) -> pl.DataFrame:
+FrameT = TypeVar("FrameT", pl.DataFrame, pl.LazyFrame)
+
+
+def host_means(frame: FrameT) -> FrameT:
     """Each host's value at each time (signal, node, ts, value): its GPUs' mean. Rows
     without a unit are one per host and time already (the signal frame's contract), so
     only the per-GPU rows are grouped (a group-by of millions of rows by three text keys

@@ -215,28 +215,79 @@ def signal_frame(
     its result.
     """
     lazy = raw.lazy()
-    parts = [reduce_signal(lazy, s) for s in signals]
+    return signal_frames([(lazy, signals)], [lazy], also)
+
+
+def signal_frames(
+    parts: list[tuple[pl.LazyFrame, list[Signal]]],
+    counted: list[pl.LazyFrame],
+    also: list[pl.LazyFrame] | None = None,
+    *,
+    apart: bool = False,
+) -> tuple[pl.DataFrame, int, int]:
+    """signal_frame over raw samples given in parts: each part's signals reduced from its
+    own frame (a scan of only their metrics), `counted` the frames whose rows together are
+    the rows read (each raw row in exactly one).
+
+    `apart`: the parts share no scan, so each is collected on its own: the engine then
+    holds one part's group-by state at a time, not every signal's at once; so are the
+    counts and the `also` frames, one at a time (together they held every scan's read
+    buffers at once: 5 GB on a 511-host day, 20 GB on 2,048 hosts).
+    """
+    reductions = [[reduce_signal(raw, s) for s in signals] for raw, signals in parts]
     extra = list(also or [])
-    if not parts:
+    if not any(reductions):
         if also is not None:
             also[:] = pl.collect_all(extra) if extra else []
         return SIGNAL_SCHEMA.to_frame(), 0, 0
-    rows, *collected = pl.collect_all([lazy.select(pl.len()), *extra, *parts], engine="streaming")
+    counts = [frame.select(pl.len()) for frame in counted]
+    if apart:
+        collected = [f for q in [*counts, *extra] for f in pl.collect_all([q], engine="streaming")]
+    else:
+        together = [r for part in reductions for r in part]
+        collected = pl.collect_all([*counts, *extra, *together], engine="streaming")
+    rows = sum(int(c.item()) for c in collected[: len(counts)])
+    collected = collected[len(counts) :]
     if also is not None:
         also[:] = collected[: len(extra)]
     collected = collected[len(extra) :]
+    if apart:
+        collected = [f for part in reductions for f in pl.collect_all(part, engine="streaming")]
     frame = pl.concat(collected, how="vertical")
     duplicates = int(frame.get_column("dup").sum() or 0)
-    # Sorted by text (category codes depend on what a process happened to see first),
-    # which polars' categoricals compare by: sorting them before the cast to plain text
-    # is the same order at a fraction of the cost of sorting the strings.
+    frame = frame.drop("dup").filter(pl.col("value").is_not_null() & pl.col("value").is_finite())
+    # Sorted by signal, node and GPU as text (nulls last), then time: the three as one
+    # integer of their ranks in text order, taken from the few distinct names. A sort on
+    # the categoricals themselves compares their text row by row: 26 s against 6 s on the
+    # 26.6M rows of a 511-host day.
+    ranks = [_text_rank(frame.get_column(c)) for c in ("signal", "node", "gpu")]
+    key = ranks[0]
+    for rank in ranks[1:]:
+        key = key * (int(rank.max() or 0) + 1) + rank
     frame = (
-        frame.drop("dup")
-        .filter(pl.col("value").is_not_null() & pl.col("value").is_finite())
-        .sort(["signal", "node", "gpu", "ts"], nulls_last=True)
+        frame.with_columns(key.alias("__ib_order"))
+        .sort("__ib_order", "ts")
+        .drop("__ib_order")
         .with_columns(pl.col("signal", "node", "gpu", "worst").cast(pl.String))
     )
-    return frame, duplicates, int(rows.item())
+    return frame, duplicates, rows
+
+
+def _text_rank(column: pl.Series) -> pl.Series:
+    """Each row's rank of its category in text order, nulls after all (0-based): looked
+    up by category code, so no row's text is compared (codes depend on what the process
+    met first, the text order does not)."""
+    names = column.unique().drop_nulls()
+    codes = names.to_physical().cast(pl.Int64)
+    rank = names.cast(pl.String).rank("ordinal").cast(pl.UInt64) - 1
+    size = int(codes.max()) + 1 if names.len() else 0
+    lookup = pl.repeat(names.len(), size, dtype=pl.UInt64, eager=True).scatter(codes, rank)
+    physical = column.to_physical().cast(pl.Int64)
+    return (
+        lookup.gather(physical).fill_null(names.len())
+        if size
+        else physical.fill_null(0).cast(pl.UInt64)
+    )
 
 
 def cluster_series(frame: pl.DataFrame, signals: dict[str, Signal]) -> pl.DataFrame:

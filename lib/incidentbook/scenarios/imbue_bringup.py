@@ -35,6 +35,9 @@ IMBUE = {  # job: minutes to the job's start; baseline: its first quiet minutes
     "small": dict(minutes=270, interval=90, job=45, baseline=40, bursts=(1, 3), noise=2),
     "full": dict(minutes=1440, interval=15, job=120, baseline=60, bursts=(3, 6), noise=2100),
 }
+# The same day on 2,048 hosts (16,384 GPUs), four times Imbue's cluster: what one machine
+# should still analyse. The same faults, on more hosts.
+IMBUE["16k"] = IMBUE["full"] | {"hosts": 2048}
 IMBUE_START = datetime(2024, 5, 20, 14, tzinfo=UTC)
 GPU_BUSES = (0x19, 0x3B, 0x4C, 0x5D, 0x9B, 0xBB, 0xCB, 0xDB)  # XE9680-like topology
 FAILURES = (
@@ -53,8 +56,10 @@ JOB = "first-multinode"
 STREAMS = {name: k for k, name in enumerate(("util", "temp", "power", "cpu", "fan", "log"))}
 
 
-def imbue_hosts() -> list[str]:
-    return [f"h100-r{r:02d}-n{s:02d}" for r in range(1, 33) for s in range(1, 17)][:511]
+def imbue_hosts(count: int = 511) -> list[str]:
+    """Hosts by rack and slot, 16 to a rack (racks past 99 take a third digit)."""
+    racks = -(-count // 16)
+    return [f"h100-r{r:02d}-n{s:02d}" for r in range(1, racks + 1) for s in range(1, 17)][:count]
 
 
 def gpu_bdf(g: int) -> str:
@@ -112,7 +117,7 @@ class Bringup:
 def _bringup_plan(seed: int, scale: Scale, rng) -> Bringup:
     p = IMBUE[scale]
     grid = Grid(IMBUE_START, p["interval"], p["minutes"] * 60 // p["interval"])
-    hosts, end = imbue_hosts(), grid.seconds
+    hosts, end = imbue_hosts(p.get("hosts", 511)), grid.seconds
     # Who is broken, and how: disjoint groups so that each fault is attributable.
     perm, groups, k = rng.permutation(len(hosts)).tolist(), {}, N_FAILED
     for name, count in FAULTY.items():
@@ -469,4 +474,5 @@ SCENARIO = Scenario(
     "temperatures, capped CPUs, flapping InfiniBand ports, Xids, MFU dips",
     _imbue,
     bundled=True,
+    scales=("small", "full", "16k"),
 )

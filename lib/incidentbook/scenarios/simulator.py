@@ -14,8 +14,9 @@ Same (scenario, scale, seed) -> byte-identical files: every random draw comes fr
 numpy generator seeded by `seed` (or, for data generated chunk by chunk, from a generator
 seeded by (seed, stream, chunk)), times come from the scenario, never from the clock.
 
-Metrics are long format, one row per sample, sorted by timestamp then metric and labels,
-so a scan of a time window skips whole row groups. They are written with pyarrow from
+Metrics are long format, one row per sample, each row group one metric's samples sorted
+by timestamp then labels, with min/max statistics on the metric and the time, so a scan of
+one metric or a time window skips whole row groups. They are written with pyarrow from
 dictionary-encoded label columns (a 24-hour, 511-host day is ~180M rows, generated and
 written a few hundred timestamps at a time), without the Arrow schema so that readers see
 plain strings.
@@ -49,9 +50,11 @@ GENERATOR = "incidentbook.synth"
 LABELS = ("node", "gpu", "device", "port", "cpu", "mountpoint", "fstype", "name", "job")
 ROW_GROUP = 100_000
 CHUNK = 240  # timestamps generated and written at a time: bounds memory at full scale
-Scale = Literal["small", "full"]
-ZSTD = {"small": 19, "full": 6}  # small folders ship in the repo; full ones should be quick
-SCALES = ("small", "full")
+Scale = Literal["small", "full", "16k"]
+# small folders ship in the repo; full ones should be quick to write
+ZSTD = {"small": 19, "full": 6, "16k": 6}
+# 16k: a scenario's full day on 2,048 hosts x 8 GPUs, for the scenarios that have it
+SCALES = ("small", "full", "16k")
 Say = Callable[[str], None]
 
 
@@ -260,7 +263,14 @@ def _sort_key(metric: str, labels: dict[str, str], columns: list[str]) -> tuple:
 
 
 def write_metrics(path: Path, blocks: list[Block], grid: Grid, level: int = 9) -> int:
-    """Write blocks as one long-format Parquet file, sorted by time; returns the row count."""
+    """Write blocks as one long-format Parquet file; returns the row count.
+
+    Every row group holds one metric, its rows sorted by time then labels, and `metric`
+    has min/max statistics: a reader filtering on a metric skips every other group from
+    the footer alone, and a reduction per metric decodes only its own rows. A metric's
+    groups hold ROW_GROUP rows each (its last one fewer) and come in time order, so group
+    boundaries depend on neither the chunking nor the other metrics.
+    """
     series = [(b.metric, s) for b in blocks for s in b.series]
     names = label_columns([s for _, s in series])
     order = sorted(range(len(series)), key=lambda k: _sort_key(*series[k], names))
@@ -276,47 +286,66 @@ def write_metrics(path: Path, blocks: list[Block], grid: Grid, level: int = 9) -
         index = {v: j for j, v in enumerate(known)}
         codes = np.array([index.get(v, -1) for v in values], dtype=np.int32)
         encoded[col] = (pa.array(known, pa.string()), codes if len(known) else None)
+    # Each metric's series are contiguous in `order` (sorted by metric first).
+    metric_of = columns["metric"]
+    bounds = [k for k in range(len(order)) if k == 0 or metric_of[k] != metric_of[k - 1]]
+    segments = list(zip(bounds, [*bounds[1:], len(order)], strict=True))
     # store_schema=False: without the Arrow schema a reader sees plain UTF-8 strings (polars:
     # pl.String), not the dictionary type used here to write 100M+ rows cheaply. Statistics
-    # only where they prune: every row group holds all series of a few timestamps, so the
-    # labels' min/max would span everything, and computing them costs a third of the time.
+    # only where they prune: the metric (one per group), the time; the labels' min/max
+    # would span every group, and computing them costs a third of the time.
     writer = pq.ParquetWriter(
         path,
         schema,
         compression="zstd",
         compression_level=level,
         store_schema=False,
-        write_statistics=["timestamp", "value"],
+        write_statistics=["timestamp", "metric", "value"],
     )
-    rows, pending = 0, None
+    rows = 0
+    pending: dict[int, pa.Table] = {}  # a metric's rows not yet in a whole row group
     for i0 in range(0, grid.n, CHUNK):
         i1 = min(grid.n, i0 + CHUNK)
-        values = np.concatenate([b.chunk(i0, i1) for b in blocks], axis=0)[order].T
-        keep = ~np.isnan(values).ravel()
-        n_t, n_s = values.shape
-        n = int(keep.sum())
-        labelled = []  # metric, then the labels
-        for dictionary, codes in encoded.values():
-            if codes is None:
-                indices = pa.nulls(n, pa.int32())
-            else:
-                c = np.tile(codes, n_t)[keep]
-                indices = pa.array(c, pa.int32(), mask=c < 0 if (codes < 0).any() else None)
-            labelled.append(pa.DictionaryArray.from_arrays(indices, dictionary))
-        stamps = pa.array(np.repeat(grid.us[i0:i1], n_s)[keep], pa.timestamp("us", tz="UTC"))
-        value = pa.array(values.ravel()[keep], pa.float64())
-        table = pa.Table.from_arrays([stamps, labelled[0], value, *labelled[1:]], schema=schema)
-        pending = table if pending is None else pa.concat_tables([pending, table])
-        # Whole row groups only, so group boundaries do not depend on the chunking.
-        full = pending.num_rows // ROW_GROUP * ROW_GROUP
-        if full:
-            writer.write_table(pending.slice(0, full), row_group_size=ROW_GROUP)
-            pending = pending.slice(full)
-        rows += n
-    if pending is not None and pending.num_rows:
-        writer.write_table(pending, row_group_size=ROW_GROUP)
+        chunk = np.concatenate([b.chunk(i0, i1) for b in blocks], axis=0)[order]
+        for a, b in segments:
+            table = _metric_table(chunk[a:b], (a, b), encoded, grid.us[i0:i1], schema)
+            rows += table.num_rows
+            table = pa.concat_tables([pending[a], table]) if a in pending else table
+            full = table.num_rows // ROW_GROUP * ROW_GROUP
+            if full:
+                writer.write_table(table.slice(0, full), row_group_size=ROW_GROUP)
+            pending[a] = table.slice(full)
+    for a, _ in segments:
+        if a in pending and pending[a].num_rows:
+            writer.write_table(pending[a], row_group_size=ROW_GROUP)
     writer.close()
     return rows
+
+
+def _metric_table(
+    values: np.ndarray,
+    segment: tuple[int, int],
+    encoded: dict[str, tuple[pa.Array, np.ndarray | None]],
+    stamps_us: np.ndarray,
+    schema: pa.Schema,
+) -> pa.Table:
+    """One metric's samples of a chunk of times: rows by time, then by series (labels)."""
+    values = values.T  # (time, series)
+    keep = ~np.isnan(values).ravel()
+    n_t, n_s = values.shape
+    n = int(keep.sum())
+    a, b = segment
+    labelled = []  # metric, then the labels
+    for dictionary, codes in encoded.values():
+        if codes is None:
+            indices = pa.nulls(n, pa.int32())
+        else:
+            c = np.tile(codes[a:b], n_t)[keep]
+            indices = pa.array(c, pa.int32(), mask=c < 0 if (c < 0).any() else None)
+        labelled.append(pa.DictionaryArray.from_arrays(indices, dictionary))
+    stamps = pa.array(np.repeat(stamps_us, n_s)[keep], pa.timestamp("us", tz="UTC"))
+    value = pa.array(values.ravel()[keep], pa.float64())
+    return pa.Table.from_arrays([stamps, labelled[0], value, *labelled[1:]], schema=schema)
 
 
 def _write(incident: Incident, folder: Path, truth: dict[str, Any], say: Say) -> None:
@@ -384,6 +413,11 @@ def synthesize(
         raise UnknownScenario(scenario)
     if scale not in SCALES:
         raise SynthError(f"unknown scale {scale!r}; one of {', '.join(SCALES)}")
+    if scale not in SCENARIOS.get(scenario).scales:
+        raise SynthError(
+            f"scenario {scenario!r} has no {scale} scale; "
+            f"its scales: {', '.join(SCENARIOS.get(scenario).scales)}"
+        )
     out = Path(out)
     _check_target(out)
     say = progress or (lambda _msg: None)
@@ -437,6 +471,7 @@ class Scenario:
     build: Callable[[int, Scale], Incident]
     scored: bool = False  # its truth.json says what an analysis should find (`cause`)
     bundled: bool = False  # its small folder ships in data/incidents/
+    scales: tuple[str, ...] = ("small", "full")
 
 
 SCENARIOS: Registry[Scenario] = Registry(

@@ -3,7 +3,10 @@
 Each file is scanned with the window and the wanted metrics pushed down, so a day of
 samples is not read to look at two hours of it. Every reader returns the raw samples in
 the canonical schema (metrics.frames.RAW_SCHEMA), so nothing downstream knows the file's
-format. A new file format is a reader here and its suffix in READERS.
+format. A new file format is a reader here and its suffix in READERS. A Parquet
+file's footer (metric_groups) says which metrics each row group holds, where the writer
+kept statistics: FolderSource then scans a file whose groups each hold one metric once per
+signal, and names its metrics without reading the column (metrics_in).
 
 A reader also says what it had to assume and plans the count of what it leaves out
 (FileScan): timestamps given as bare epoch numbers are read in the unit incident.yaml
@@ -392,13 +395,21 @@ def _plan(
 
 
 def _scan_parquet(
-    path: Path, window: TimeWindow, signals: list[Signal], unit: str | None = None
+    path: Path,
+    window: TimeWindow,
+    signals: list[Signal],
+    unit: str | None = None,
+    *,
+    empty: frozenset[str] = frozenset(),
 ) -> FileScan:
+    """`empty`: label columns known to hold only nulls in the rows the scan keeps, left
+    unread (a null label adds nothing to a series' labels)."""
     frame = _parquet(path)
     schema = frame.collect_schema()
     _check_columns(path, schema)
     times = _parquet_times(path, frame, schema["timestamp"], unit)
-    return _plan(path, frame, schema.names(), times, schema["value"], window, signals)
+    columns = [c for c in schema.names() if c in _REQUIRED or c not in empty]
+    return _plan(path, frame, columns, times, schema["value"], window, signals)
 
 
 def _scan_csv(
@@ -483,11 +494,19 @@ def _cannot_read(path: Path, exc: Exception) -> MetricsError:
 
 
 def plan_file(
-    path: Path, window: TimeWindow, signals: list[Signal], *, unit: str | None = None
+    path: Path,
+    window: TimeWindow,
+    signals: list[Signal],
+    *,
+    unit: str | None = None,
+    empty: frozenset[str] = frozenset(),
 ) -> FileScan:
     """A file's samples, checks and assumptions, planned; its schema or header is read
-    now, so a broken file is named. `unit`: incident.yaml's timestamp_unit."""
+    now, so a broken file is named. `unit`: incident.yaml's timestamp_unit; `empty`: a
+    Parquet file's label columns that hold only nulls where the signals' metrics are."""
     try:
+        if empty and path.suffix.lower() == ".parquet":
+            return _scan_parquet(path, window, signals, unit, empty=empty)
         return READERS[path.suffix.lower()](path, window, signals, unit)
     except IncidentbookError:
         raise
@@ -546,14 +565,98 @@ def checked(checks: pl.DataFrame) -> list[LoadNote]:
     ]
 
 
+@dataclass(frozen=True)
+class MetricGroups:
+    """What a Parquet file's footer says of its `metric` column: each row group's rows and
+    the least and greatest metric name in it. Read without decoding a single page."""
+
+    rows: tuple[int, ...]
+    low: tuple[str, ...]
+    high: tuple[str, ...]
+    nulls: tuple[frozenset[str], ...]  # the columns with only nulls, per group
+
+    @property
+    def names(self) -> set[str] | None:
+        """The metrics the file holds, when every group holds one (else None: a group's
+        min and max do not say what lies between them)."""
+        if any(lo != hi for lo, hi in zip(self.low, self.high, strict=True)):
+            return None
+        return set(self.low)
+
+    def _read(self, metrics: set[str]) -> list[int]:
+        """The groups a filter on these metrics cannot skip by their statistics."""
+        names = sorted(metrics)
+        pairs = enumerate(zip(self.low, self.high, strict=True))
+        return [g for g, (lo, hi) in pairs if any(lo <= m <= hi for m in names)]
+
+    def rows_of(self, metrics: set[str]) -> int:
+        return sum(self.rows[g] for g in self._read(metrics))
+
+    def empty_for(self, metrics: set[str]) -> frozenset[str]:
+        """The columns holding only nulls in every group these metrics are read from (a
+        GPU's metric in a file that also holds the disks'): a scan need not decode them."""
+        read = self._read(metrics)
+        return frozenset.intersection(*(self.nulls[g] for g in read)) if read else frozenset()
+
+
+def metric_groups(path: Path | ObjectPath) -> MetricGroups | None:
+    """The footer's min/max of `metric` per row group; None when the file is not local
+    Parquet, or a group has no such statistics (writers may leave them out)."""
+    if isinstance(path, ObjectPath) or path.suffix.lower() != ".parquet":
+        return None
+    # Imported here: pyarrow costs a command's start-up a fifth of a second.
+    import pyarrow as pa
+    import pyarrow.parquet as pq
+
+    try:
+        meta = pq.ParquetFile(path).metadata
+    except (OSError, pa.ArrowException):
+        return None  # plan_file names the broken file
+    names = [meta.schema.column(i).path for i in range(meta.num_columns)]
+    if "metric" not in names:
+        return None
+    column = names.index("metric")
+    rows, low, high, nulls = [], [], [], []
+    for g in range(meta.num_row_groups):
+        group = meta.row_group(g)
+        stats = group.column(column).statistics
+        if group.num_rows == 0:
+            continue
+        if stats is None or not stats.has_min_max or stats.null_count:
+            return None  # nulls are rows a filter on the name must still see
+        lo, hi = stats.min, stats.max
+        if not (isinstance(lo, str) and isinstance(hi, str)):
+            return None
+        rows.append(group.num_rows)
+        low.append(lo)
+        high.append(hi)
+        nulls.append(frozenset(_null_columns(group, names)))
+    return MetricGroups(tuple(rows), tuple(low), tuple(high), tuple(nulls))
+
+
+def _null_columns(group, names: list[str]) -> list[str]:
+    """A row group's columns that its statistics say hold nothing but nulls."""
+    out = []
+    for i, name in enumerate(names):
+        stats = group.column(i).statistics
+        if stats is not None and stats.has_null_count and stats.null_count == group.num_rows:
+            out.append(name)
+    return out
+
+
 def metrics_in(paths: list[Path]) -> set[str] | None:
-    """The metric names the files hold (Parquet: the one column, dictionary-encoded, so
+    """The metric names the files hold: from the footer where each row group holds one
+    metric (the simulator's files), else the one column read (dictionary-encoded, so
     cheap); None when a file is of a kind that cannot say without reading it all. A pack
     of 50 signals over files holding 10 then plans 10 reductions, not 50."""
     names: set[str] = set()
     for path in paths:
         if path.suffix.lower() != ".parquet":
             return None
+        groups = metric_groups(path)
+        if groups is not None and groups.names is not None:
+            names |= groups.names
+            continue
         try:
             column = _parquet(path).select(pl.col("metric").cast(pl.String).unique())
             names |= set(column.collect().to_series().drop_nulls().to_list())
