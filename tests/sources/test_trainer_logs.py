@@ -342,3 +342,30 @@ def test_trainer_and_tensorboard_are_sources_in_the_registry():
     got = source.metrics(window, [PACK.get("throughput")])
     assert got.frame.get_column("value").to_list() == [22_800.0] * 4
     assert re.search("nanotron_issue390", str(source))
+
+
+def test_a_merge_the_metrics_files_win_whole_is_their_frame_and_gaps():
+    """SmolLM3's folder has a trainer log beside its metrics files, and the metrics files
+    win every signal (the pack's prefer): the merge gives their frame as it is, sorted,
+    with the same gaps a merge of the parts would find, without sorting it again."""
+    from incidentbook.incident import IncidentFolder
+    from incidentbook.metrics.data import find_gaps
+    from incidentbook.sources.merge import merge
+
+    folder = IncidentFolder(REPO / "data" / "incidents" / "smollm3-storage")
+    source = FolderSource(folder)
+    pack = load_pack()
+    wanted = [pack.get(n) for n in ("throughput", "disk_read_latency", "gpu_util")]
+    window = folder.spec.window
+    files, unread = source._listing()
+    parts = {
+        "metrics": source._files_metrics(files, window, wanted, unread),
+        "trainer_log": source.trainer_logs().metrics(window, wanted),
+    }
+    assert "throughput" in parts["trainer_log"].frame.get_column("signal").to_list()
+    merged = merge(parts, wanted, window)
+    assert merged.receipt.origins == {n.name: "metrics" for n in wanted}
+    expected = parts["metrics"].frame.sort(["signal", "node", "gpu", "ts"], nulls_last=True)
+    assert merged.frame.equals(expected)
+    assert merged.receipt.gaps == find_gaps(expected)
+    assert any("both give it" in r for r in merged.receipt.remarks)
