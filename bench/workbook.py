@@ -37,7 +37,7 @@ EXE = Path(sys.executable).with_name("incidentbook")
 
 STAGES = {
     "load+analysis": ("wb.load",),
-    "charts": ("charts.", "wb.host_heatmaps"),
+    "charts": ("wb.chart(", "wb.more_charts(", "charts.", "wb.host_heatmaps"),
     "record+write": ("record = wb.draft", "outputs = wb.write"),
 }
 

@@ -46,3 +46,18 @@ def test_regen_cost_beyond_the_cells_is_per_incident(tmp_path):
         cells = [_code({"papermill": {"duration": seconds}})]
         (tmp_path / name / "incident.ipynb").write_text(json.dumps({"cells": cells}))
     assert workbook.regen_beyond_cells(7.0, tmp_path, 2) == pytest.approx(1.0)
+
+
+def test_the_workbooks_own_cells_are_counted_in_their_stages(tmp_path):
+    """Each code cell of the workbook falls in the stage its work belongs to: the chart
+    cells (wb.chart) under charts, not under tables."""
+    nb = json.loads((REPO / "workbooks" / "incident.ipynb").read_text())
+    for cell in nb["cells"]:
+        if cell["cell_type"] == "code":
+            cell["metadata"] = {"papermill": {"duration": 1.0}}
+    path = tmp_path / "incident.ipynb"
+    path.write_text(json.dumps(nb))
+    stages = workbook._cells(path)
+    charts = sum("wb.chart(" in "".join(c["source"]) for c in nb["cells"])
+    assert charts >= 4 and stages["charts"] >= charts
+    assert stages["load+analysis"] == 1.0 and stages["record+write"] == 2.0
