@@ -101,3 +101,19 @@ def test_gaps_found_by_runs_of_a_sorted_frame_equal_those_found_by_hashing() -> 
     by_runs = find_gaps(frame, ordered=True)
     assert by_runs == find_gaps(frame)
     assert [(g["node"], g["gpu"]) for g in by_runs] == [("n2", None), ("n10", "0")]
+
+
+def test_a_signal_that_names_no_unit_has_the_same_values_and_no_worst() -> None:
+    """Checks read values only: their signals name no unit (the worst device's pick is
+    most of a counter's reduction), and their values are the same."""
+    rows = [
+        (t, "reads", float(t * k), "h1", None, f"device=nvme{k}")
+        for t in (0, 15, 30, 45)
+        for k in (1, 2, 3)
+    ]
+    rate = Signal(name="r", label="Reads", kind="counter_rate", metric="reads", within="sum")
+    named, _, _ = signal_frame(raw(rows), [rate])
+    quiet, _, _ = signal_frame(raw(rows), [rate.model_copy(update={"name_unit": False})])
+    assert named.get_column("worst").null_count() == 0
+    assert quiet.get_column("worst").null_count() == quiet.height == named.height
+    assert quiet.drop("worst").equals(named.drop("worst"))

@@ -94,7 +94,7 @@ def _worst(
     the row's category codes inside the aggregation and made text only after it: a cast
     of every raw row to text would cost more than the reduction itself."""
     how = how or signal.within
-    if signal.per == "gpu" or how not in ("min", "max"):
+    if signal.per == "gpu" or how not in ("min", "max") or not signal.name_unit:
         none = pl.lit(None, CAT)
         return {"worst_gpu": none, "worst_labels": none}
     value = pl.col("value") if keep is None else pl.col("value").filter(keep)

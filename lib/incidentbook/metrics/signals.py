@@ -96,6 +96,12 @@ class Signal(BaseModel):
         description="Which way a host or GPU that holds a synchronous job back differs from "
         "its peers.",
     )
+    name_unit: bool = Field(
+        True,
+        description="Whether loading names the unit (GPU, device) that gave a host its value "
+        "(the frame's `worst`); off where nothing reads it, as picking it is most of a "
+        "counter's reduction.",
+    )
     mask: int | None = Field(
         None, description="For a bitmask gauge: 1 when any of these bits is set, else 0."
     )

@@ -211,6 +211,7 @@ def _request(
     if reusable and known is not None and signal.per == "node" and _known(known, signal).height:
         return None
     span = TimeWindow(start=window.start - (rule.rate_window or LOOKBACK), end=window.end)
+    # A check reads values only: no unit named (most of a counter's reduction).
     if rule.count_gpus:
         return span, [signal.model_copy(update={"per": "gpu", "kind": "gauge"})]
     if signal.kind == "counter_ratio":
@@ -222,10 +223,11 @@ def _request(
                 metric=metric,
                 match=signal.match,
                 within="sum",
+                name_unit=False,
             )
             for side, metric in (("num", signal.numerator), ("den", signal.denominator))
         ]
-    return span, [signal]
+    return span, [signal.model_copy(update={"name_unit": False})]
 
 
 def _known(known: pl.DataFrame, signal: Signal) -> pl.DataFrame:
