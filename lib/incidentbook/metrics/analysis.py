@@ -279,9 +279,11 @@ def per_node_flags(
     frame: pl.DataFrame, signals: dict[str, Signal], baseline: TimeWindow, k: float
 ) -> pl.DataFrame:
     """Samples where a host's own series departed from its baseline (for naming hosts).
+    `analyze` asks it per signal, for the signals with a finding to name hosts for.
 
-    Planned lazily and streamed: on a 511-host day the eager group-by held a copy of every
-    row at once (69 s and 3.2 GiB above the frame, against 25 s and 1.0 GiB, same rows).
+    Planned lazily and streamed: on a 511-host day the eager group-by of every signal held
+    a copy of every row at once (69 s and 3.2 GiB above the frame, against 25 s and
+    1.0 GiB, same rows).
     """
     per_node = host_means(frame.lazy())
     in_base = baseline.contains()

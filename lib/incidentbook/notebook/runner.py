@@ -323,10 +323,11 @@ WORKBOOK_MODULE = "incidentbook.notebook.cells"
 
 
 class _KernelAhead:
-    """A python3 kernel started before papermill is even imported, told at once to import
-    the workbook's module: the kernel's start and that import (two seconds and more, the
-    largest part of a small incident's run) go on in their own process while this one
-    imports papermill and prepares the notebook. Silent requests: no execution count, no
+    """A python3 kernel started before papermill is imported (when no -p needs papermill to
+    check its names first), told at once to import the workbook's module: the kernel's
+    start and that import (two seconds and more, the largest part of a small incident's
+    run) go on in their own process while this one imports papermill and prepares the
+    notebook. Silent requests: no execution count, no
     output, nothing in the notebook. The kernel is papermill's to run the cells on (it
     never starts its own), and is shut down at once after the last cell."""
 
