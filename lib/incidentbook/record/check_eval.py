@@ -203,13 +203,15 @@ def _read_together(
 
 def _request(
     rule: Rule, window: TimeWindow, pack: SignalPack, known: pl.DataFrame | None
-) -> tuple[TimeWindow, list[Signal]] | None:
+) -> tuple[TimeWindow, list[Signal]] | pl.DataFrame:
     """What `metric_values` reads from the folder for the rule (the span and the signals),
-    or None when `known` has the signal as the rule reads it."""
+    or the rows of `known` (node, ts, value) when it has the signal as the rule reads it."""
     signal = pack.get(rule.signal)
     reusable = not rule.count_gpus and signal.kind != "counter_ratio"
-    if reusable and known is not None and signal.per == "node" and _known(known, signal).height:
-        return None
+    if reusable and known is not None and signal.per == "node":
+        mine = _known(known, signal)
+        if mine.height:
+            return mine
     span = TimeWindow(start=window.start - (rule.rate_window or LOOKBACK), end=window.end)
     # A check reads values only: no unit named (most of a counter's reduction).
     if rule.count_gpus:
@@ -248,10 +250,8 @@ def metric_values(
     signal = pack.get(rule.signal)
     rate_window = rule.rate_window or timedelta(minutes=5)
     wanted = _request(rule, window, pack, known)
-    if wanted is None:
-        assert known is not None
-        mine = _known(known, signal)
-        return _per_second(mine, rate_window) if signal.kind == "counter_rate" else mine
+    if isinstance(wanted, pl.DataFrame):
+        return _per_second(wanted, rate_window) if signal.kind == "counter_rate" else wanted
     raw = _read(folder, *wanted, reads)
     if rule.count_gpus:
         return raw.group_by("node", "ts").agg(value=pl.col("gpu").n_unique().cast(pl.Float64))
@@ -368,7 +368,7 @@ def evaluate_folder(
             wanted
             for rule in rules
             if not isinstance(rule.check, LogCheck) and rule.signal in pack.signals
-            if (wanted := _request(rule, window, pack, known)) is not None
+            if not isinstance(wanted := _request(rule, window, pack, known), pl.DataFrame)
         ],
         reads,
     )
