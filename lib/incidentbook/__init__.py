@@ -16,7 +16,10 @@ package (as the CLI does for every command) stays cheap.
 from importlib import import_module
 from importlib.metadata import PackageNotFoundError, version
 
-from incidentbook import _compat
+from incidentbook import (
+    _allocator,  # noqa: F401  (first: it sets an option polars reads as it loads)
+    _compat,
+)
 from incidentbook.errors import (
     IncidentbookError,
     Problem,
