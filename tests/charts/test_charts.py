@@ -526,6 +526,17 @@ if sys.argv[1] == "ahead":
     cells.setup()
     svg.convert_ahead(chart)
     assert svg._AHEAD[id(chart)][1].result(timeout=120).startswith("<svg")
+elif sys.argv[1] == "interrupted":
+    import os, signal, time
+    svg.warm_up()
+    # A kernel's interrupt goes to its process group (this process leads one of its own
+    # here): the converter takes no notice.
+    signal.signal(signal.SIGINT, lambda *_: None)
+    os.killpg(0, signal.SIGINT)
+    time.sleep(1)
+    assert svg._CONVERTER[0].proc.poll() is None, "the converter ended on SIGINT"
+    svg.convert_ahead(chart)
+    assert svg._AHEAD[id(chart)][1].result(timeout=120).startswith("<svg")
 elif sys.argv[1] == "converter-gone":
     svg.warm_up()
     svg.convert_ahead(chart)
@@ -545,6 +556,7 @@ def _draw_in_a_new_process(mode: str) -> str:
         text=True,
         check=False,
         timeout=300,
+        start_new_session=True,  # a process group of its own, for the interrupt's signal
     )
     assert done.returncode == 0, done.stderr[-2000:]
     return done.stdout
@@ -559,6 +571,12 @@ def test_charts_drawn_ahead_by_the_converter_process_are_the_same_svg():
     assert here.startswith("<svg")
     assert _draw_in_a_new_process("ahead") == here
     assert _draw_in_a_new_process("converter-gone") == here
+
+
+def test_the_converter_process_outlives_an_interrupt_of_its_kernel():
+    """Interrupting a kernel signals its process group: the converter keeps drawing (and
+    prints no traceback) rather than leaving the rest of the session without it."""
+    assert _draw_in_a_new_process("interrupted").startswith("<svg")
 
 
 def test_the_converter_process_ends_with_the_process_that_started_it(tmp_path):

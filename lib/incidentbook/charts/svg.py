@@ -105,6 +105,7 @@ class _Converter:
             stdout=subprocess.PIPE,
             text=True,
             encoding="utf-8",
+            start_new_session=True,  # out of reach of the kernel's interrupts: svg_process
         )
         self.lock = threading.Lock()
         self.owed: dict[int, Future[str]] = {}

@@ -9,7 +9,11 @@ here, beside the kernel, the conversions go on while the workbook drafts the rec
 One JSON request per line on stdin, {"id", "spec", "vl_version"}; one JSON answer per
 line on stdout, {"id", "svg"} or {"id", "error"}. The process ends at the end of its
 input, which is also what it sees when the process that started it is gone however it
-ended (killed included): it never outlives its kernel.
+ended (killed included): it never outlives its kernel. It runs in a session of its own
+(charts.svg._Converter): interrupting a kernel (JupyterLab's stop button, a run's
+shutdown) signals the kernel's whole process group, and the interrupt is meant for the
+code the kernel runs, not for its converter, which would end with a traceback and leave
+the rest of the session without it.
 """
 
 from __future__ import annotations
