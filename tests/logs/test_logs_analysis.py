@@ -86,6 +86,27 @@ def test_lines_in_time_order_give_the_examples_of_a_sort(monkeypatch):
     assert fast.lines.equals(slow.lines)
 
 
+@pytest.mark.parametrize("shuffled", [False, True])
+def test_templates_are_numbered_in_the_order_they_first_appear(shuffled):
+    # Mined in order of first appearance (time, then host), not in the order of their
+    # text: the zulu line comes first, so it is template 1, whatever order the rows are in.
+    rows = [
+        (61, "h2", "info", "alpha link trained"),
+        (60, "h9", "info", "zulu fan stopped"),
+        (62, "h1", "info", "mike disk mounted"),
+        (63, "h1", "info", "alpha link trained"),
+        (60, "h1", "info", "zulu fan stopped"),
+    ]
+    logs = frame(rows).with_columns(signature=pl.lit(None, pl.String))
+    logs = logs.sample(fraction=1.0, shuffle=True, seed=3) if shuffled else logs.sort("ts", "host")
+    got = summarise_templates(logs, WINDOW, BASELINE).templates.sort("template_id")
+    assert got.get_column("template").to_list() == [
+        "zulu fan stopped",
+        "alpha link trained",
+        "mike disk mounted",
+    ]
+
+
 def test_template_ids_do_not_depend_on_group_order():
     # A block of untimed lines takes the time of the line before it: many distinct lines
     # share one time and host, and their ids must not follow group_by's arbitrary order.

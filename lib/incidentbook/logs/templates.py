@@ -154,14 +154,22 @@ def summarise_templates(
         key=coarse_key(pl.col("message"))
     )
     rank = pl.col("severity").replace_strict(LEVEL_RANK, default=None, return_dtype=pl.Int32)
-    # (the first line of each key in time order, then host: the same logs, the same ids)
-    example = pl.col("message").sort_by("ts", "host").first()
+    # Keys are mined in the order of their first lines, in time order, then host, then the
+    # order the lines came in: the same logs, the same ids. `_place` is each line's place
+    # in that order, and a key's example its first line.
     if _in_time_order(unknown):
-        # Lines already in that order (read_logs sorts them so): a key's first line is its
-        # first row (sort_by keeps rows that tie in their order), without sorting each key.
+        # Lines already in that order (read_logs sorts them so): a line's place is its row,
+        # and a key's first line its first row, without sorting anything.
+        unknown = unknown.with_row_index("_place")
         example = pl.col("message").first()
+    else:
+        by_time = pl.arg_sort_by("ts", "host", maintain_order=True, nulls_last=True)
+        # (the inverse of the sorting permutation: each row's place in the sorted order)
+        place = pl.int_range(pl.len(), dtype=pl.UInt32).sort_by(by_time)
+        unknown = unknown.with_columns(_place=place)
+        example = pl.col("message").get(pl.col("_place").arg_min())
     per_key = unknown.group_by("key").agg(
-        first=pl.struct("ts", "host").min(),
+        first=pl.col("_place").min(),
         example=example,
         count=in_window.sum(),
         baseline_count=in_base.sum(),
@@ -201,6 +209,6 @@ def summarise_templates(
     )
     return TemplateSummary(
         templates=templates,
-        _unknown=unknown.filter(in_window).drop("message"),
+        _unknown=unknown.filter(in_window).drop("message", "_place"),
         _mapping=mapping,
     )
