@@ -107,6 +107,21 @@ def test_templates_are_numbered_in_the_order_they_first_appear(shuffled):
     ]
 
 
+def test_keys_computed_in_pieces_keep_the_rows_in_their_order():
+    # with_keys runs on the streaming engine, in pieces of rows: every row keeps its place
+    # and its key is the one computed over the whole column at once (a guard of order for
+    # a speed change: the same keys, not a faster one, is what this checks).
+    messages = [
+        f"h{i % 7} port {i} eth{i % 3} state {'up' if i % 2 else 'down'}" for i in range(300_000)
+    ]
+    lines = pl.DataFrame({"message": messages}).with_row_index("_row")
+    got = templates.with_keys(lines)
+    assert got.get_column("_row").equals(lines.get_column("_row"))
+    whole = lines.select(templates.coarse_key(pl.col("message")).alias("key"))
+    assert got.get_column("key").equals(whole.get_column("key"))
+    assert got.item(1, "key") == "# port # # state up"
+
+
 def test_template_ids_do_not_depend_on_group_order():
     # A block of untimed lines takes the time of the line before it: many distinct lines
     # share one time and host, and their ids must not follow group_by's arbitrary order.
