@@ -698,6 +698,42 @@ POSITIVES: list[tuple[str, str, dict[str, str]]] = [
         "process-segfault",
         {"trap_comm": "python", "trap_pid": "4321"},
     ),
+    # A process's crash as its own side reports it: the shell, UCX, gdb, a SIGSEGV or
+    # SIGABRT handler behind Ray's prefix, Python's faulthandler (real lines: the corpus's
+    # segfault and fatal-signal classes, sources in tests/logs/corpus/lines.yaml).
+    ("Segmentation fault (core dumped)", "process-segfault", {}),
+    (
+        "[ib-vm-61:343042:0:345015] Caught signal 11 (Segmentation fault: invalid permissions "
+        "for mapped object at address 0x1454012e46c0)",
+        "process-segfault",
+        {},
+    ),
+    ("Program terminated with signal SIGSEGV, Segmentation fault.", "process-segfault", {}),
+    (
+        "(RayTrainWorker pid=7315) *** SIGABRT received at time=1734086759 ***",
+        "process-fatal-signal",
+        {"signame": "SIGABRT"},
+    ),
+    (
+        "./exp/train.sh: line 22: 1956726 Aborted (core dumped) python3 main.py -c $C",
+        "process-fatal-signal",
+        {"shell": "Aborted"},
+    ),
+    ("Fatal Python error: Aborted", "process-fatal-signal", {"fatal": "Aborted"}),
+    ("Illegal instruction (core dumped)", "process-fatal-signal", {"shell": "Illegal instruction"}),
+    # A data loader's worker gone (a bus error: /dev/shm too small for its batches).
+    (
+        "RuntimeError: DataLoader worker (pid 46794) is killed by signal: Bus error. It is "
+        "possible that dataloader's workers are out of shared memory. Please try to raise "
+        "your shared memory limit.",
+        "dataloader-worker-died",
+        {"pids": "46794", "signal": "Bus error"},
+    ),
+    (
+        "RuntimeError: DataLoader worker (pid(s) 12048, 7612) exited unexpectedly",
+        "dataloader-worker-died",
+        {"pids": "12048, 7612"},
+    ),
     (
         "Kernel panic - not syncing: Hard LOCKUP",
         "kernel-panic",
@@ -937,6 +973,8 @@ POSITIVES += [
 
 # Near misses: ordinary lines that share words with a signature and must match nothing.
 NEGATIVES: list[str] = [
+    "worker 3 aborted the request and will retry",
+    "DataLoader worker (pid 4711) started with seed 12",
     "mlx5_core 0000:41:00.0 enp65s0f0np0: Link up",
     "mlx5_core 0000:41:00.1: Port 1 link up",
     "mlx5_core 0000:41:00.1: 63.008 Gb/s available PCIe bandwidth (8.0 GT/s PCIe x8 link)",
