@@ -133,6 +133,48 @@ def test_torchrun_prefix_gives_the_local_rank_and_the_crash(tmp_path):
     assert "cuda-abort" in found.get_column("signature").to_list()
 
 
+def test_ray_worker_tag_gives_the_rank_and_the_node_and_the_crash(tmp_path):
+    # Ray prints each worker's output behind `(Actor pid=N[, ip=A]) `; an actor named with
+    # its rank (`MegatronPolicyWorker[rank=8]`) gives the rank, the address the node.
+    path = copied(tmp_path, EXCERPTS / "ray_actor_rank_ip_abort.log")
+    frame, report = read(path)
+    assert report.files == {path.name: "trainer"}
+    assert report.in_window == 4 and report.lost == 0
+    assert frame.get_column("rank").unique().to_list() == [8]
+    assert frame.get_column("host").unique().to_list() == ["10.109.19.209"]
+    first = match(frame, load_catalog()).sort("line").row(0, named=True)
+    assert first["message"] == "Fatal Python error: Aborted"
+    assert first["signature"] == "process-fatal-signal"
+
+    path = copied(tmp_path, EXCERPTS / "ray_worker_sigabrt.log")
+    frame, report = read(path, host="worker-3")
+    assert report.files == {path.name: "trainer"} and report.in_window == 4
+    found = match(frame, load_catalog()).sort("line")
+    assert found.get_column("signature").to_list()[1] == "process-fatal-signal"
+    assert found.item(1, "message") == "*** SIGABRT received at time=1734086759 ***"
+    assert set(found.get_column("host")) == {"worker-3"}
+
+
+def test_a_crash_report_alone_is_read_and_known(tmp_path):
+    # A job's output that is nothing but its shell's (or gdb's) report of the crash.
+    for name, text, signature in (
+        ("shell.log", "Segmentation fault (core dumped)\n", "process-segfault"),
+        ("illegal.log", "Illegal instruction (core dumped)\n", "process-fatal-signal"),
+        (
+            "gdb.log",
+            "Program terminated with signal SIGSEGV, Segmentation fault.\n",
+            "process-segfault",
+        ),
+    ):
+        path = tmp_path / name
+        path.write_text(text)
+        os.utime(path, (WRITTEN.timestamp(), WRITTEN.timestamp()))
+        frame, report = read(path)
+        assert report.files == {name: "messages"}, name
+        row = match(frame, load_catalog()).row(0, named=True)
+        assert (row["signature"], row["severity"], row["ts"]) == (signature, "err", WRITTEN)
+
+
 def test_pytorch_rank_prefix_and_rank_to_host(tmp_path):
     path = copied(tmp_path, EXCERPTS / "trainer_crash_rank_prefix_ncclremote.log")
     frame, report = read(path)

@@ -1,6 +1,6 @@
 """A training job's output: its loggers (nanotron, PyTorch's glog lines, NCCL, Python
 logging in its common shapes, DeepSpeed, loguru, Megatron's iteration lines) behind any
-launcher's prefix (torchrun, srun --label, mpirun and PRRTE tags, PALS, pdsh), which gives
+launcher's prefix (torchrun, srun --label, mpirun and PRRTE tags, PALS, pdsh, Ray), which gives
 the line's rank and sometimes its host. Python tracebacks and other untimed lines continue
 the record before them; a file with no time at all (a pasted traceback, NCCL's debug lines
 alone) is dated by its modification time.
@@ -33,9 +33,12 @@ def _launcher(g, ctx):
             _int(g("srun_rank")),
             _int(g("pals_rank")),
             _int(g("bracket_rank")),
+            _int(g("ray_rank")),
         ),
         "local_rank": _int(g("local_rank")),
-        "host": pl.coalesce(g("pals_host"), g("pdsh_host"), g("ompi_host")),
+        "host": pl.coalesce(
+            g("pals_host"), g("pdsh_host"), g("ompi_host"), g("ray_ip"), g("raylet_ip")
+        ),
         "ts": local_time(
             g("mpi_ts").str.replace("  ", " ", literal=True), "%a %b %d %H:%M:%S %Y", ctx
         ),

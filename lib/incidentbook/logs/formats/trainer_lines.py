@@ -18,7 +18,10 @@ from __future__ import annotations
 # runner; a lower-case host with a dash, so that `ERROR:` or
 # `torch.distributed.DistBackendError:` is not taken for one); then torchrun's
 # `[default3]:` (role and local rank) and PyTorch's `[rank3]:` (global rank), alone or
-# after the others.
+# after the others. Ray tags what its workers print with the actor and process
+# (`(RayTrainWorker pid=7315) `, `(MegatronPolicyWorker[rank=8] pid=3294808,
+# ip=10.109.19.209) `: the node's address when not the driver's own) and its node
+# manager's with `(raylet) `.
 LAUNCHER = (
     r"(?:"
     r"(?P<mpi_ts>[A-Z][a-z]{2} [A-Z][a-z]{2} [ \d]\d \d\d:\d\d:\d\d \d{4})?"
@@ -27,6 +30,9 @@ LAUNCHER = (
     r"|(?P<pals_host>[A-Za-z][\w-]*(?:\.[\w-]+)*\d[\w.-]*) (?P<pals_rank>\d{1,6}): "
     r"|\[(?P<bracket_rank>\d{1,6})\] "
     r"|\[(?P<ompi_host>[\w.-]+):(?P<ompi_pid>\d+)\] "
+    r"|\((?:[^()\s]*?(?:\[rank=(?P<ray_rank>\d+)\])? )?pid=(?P<ray_pid>\d+)"
+    r"(?:, ip=(?P<ray_ip>[^)\s]+))?\) "
+    r"|\(raylet(?:, ip=(?P<raylet_ip>[^)\s]+))?\) "
     r"| *(?P<srun_rank>\d{1,6}): "
     r"|(?P<pdsh_host>[a-z][a-z0-9]*(?:-[a-z0-9]+)+(?:\.[a-z0-9-]+)*): "
     r")?"
@@ -113,6 +119,8 @@ RICH_LOGGING = r"\[(?P<hms>\d\d:\d\d:\d\d)\] (?P<level>DEBUG|INFO|WARNING|ERROR|
 UNTIMED = (
     # a launcher's tag alone says the line is a job's output
     r"\[rank\d+\]:",
+    r"\((?:[^()\s]+ )?pid=\d+(?:, ip=[^)\s]+)?\) ",
+    r"\(raylet(?:, ip=[^)\s]+)?\) ",
     r" *\[[a-z_]+?\d+\]:",
     r"(?:[A-Z][a-z]{2} [A-Z][a-z]{2} [ \d]\d \d\d:\d\d:\d\d \d{4})?"
     r"\[\d+,\d+\]<std(?:out|err|diag)>:",
