@@ -84,7 +84,7 @@ def result():
 
 def test_the_goals_are_met_on_the_whole_corpus(result):
     catalog, readers = result["ways"]["catalog"], result["ways"]["readers"]
-    # Measured on the whole corpus (dev and holdout): catalog 0.969, readers 0.932.
+    # Measured on the whole corpus (dev and holdout): catalog 0.969, readers 0.952.
     assert catalog["total"]["recall"] >= 0.95
     assert readers["total"]["recall"] >= 0.9
     assert catalog["total"]["false_matches"] == readers["total"]["false_matches"] == 0
