@@ -1,9 +1,9 @@
 """A training job's output: its loggers (nanotron, PyTorch's glog lines, NCCL, Python
 logging in its common shapes, DeepSpeed, loguru, Megatron's iteration lines) behind any
-launcher's prefix (torchrun, srun --label, mpirun and PRRTE tags, PALS, pdsh, Ray), which gives
-the line's rank and sometimes its host. Python tracebacks and other untimed lines continue
-the record before them; a file with no time at all (a pasted traceback, NCCL's debug lines
-alone) is dated by its modification time.
+launcher's prefix (torchrun, srun --label, mpirun and PRRTE tags, PALS, pdsh, Ray), which
+gives the line's rank and sometimes its host. Python tracebacks and other untimed lines
+continue the record before them; a file with no time at all (a pasted traceback, NCCL's
+debug lines alone) is dated by its modification time.
 
 The line shapes are in formats.trainer_lines, shared with whatever else reads trainer
 output (a metrics source taking numbers out of the iteration lines)."""
