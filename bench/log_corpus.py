@@ -122,6 +122,7 @@ CLASS_SIGNATURES: dict[str, tuple[str, ...]] = {
     ),
     "fatal-signal": ("process-fatal-signal", "trainer-crash"),
     "dataloader-worker": ("dataloader-worker-died",),
+    "c10d-store": ("torch-distributed-store-error", "nccl-error"),
     "ucx-error": ("ucx-error",),
     "mpi-warning": ("mpi-warning",),
     "nvidia-peermem": ("nvidia-peermem-error",),

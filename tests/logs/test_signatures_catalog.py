@@ -721,6 +721,20 @@ POSITIVES: list[tuple[str, str, dict[str, str]]] = [
     ),
     ("Fatal Python error: Aborted", "process-fatal-signal", {"fatal": "Aborted"}),
     ("Illegal instruction (core dumped)", "process-fatal-signal", {"shell": "Illegal instruction"}),
+    # A rank that cannot reach the rendezvous store (rank 0's host gone, or never joined).
+    (
+        "[rank15]: torch.distributed.DistBackendError: [15] is setting up NCCL communicator "
+        "and retrieving ncclUniqueId from [0] via c10d key-value store by key '0', but "
+        "store->get('0') got error: Connection reset by peer",
+        "torch-distributed-store-error",
+        {"store_reason": "Connection reset by peer"},
+    ),
+    (
+        "torch.distributed.DistStoreError: Timed out after 1801 seconds waiting for clients. "
+        "1/3 clients joined.",
+        "torch-distributed-store-error",
+        {"joined": "1/3"},
+    ),
     # A data loader's worker gone (a bus error: /dev/shm too small for its batches).
     (
         "RuntimeError: DataLoader worker (pid 46794) is killed by signal: Bus error. It is "
