@@ -123,6 +123,7 @@ CLASS_SIGNATURES: dict[str, tuple[str, ...]] = {
     "fatal-signal": ("process-fatal-signal", "trainer-crash"),
     "dataloader-worker": ("dataloader-worker-died",),
     "c10d-store": ("torch-distributed-store-error", "nccl-error"),
+    "driver-mismatch": ("nvidia-driver-mismatch", "gpu-monitoring-error"),
     "ucx-error": ("ucx-error",),
     "mpi-warning": ("mpi-warning",),
     "nvidia-peermem": ("nvidia-peermem-error",),

@@ -721,6 +721,17 @@ POSITIVES: list[tuple[str, str, dict[str, str]]] = [
     ),
     ("Fatal Python error: Aborted", "process-fatal-signal", {"fatal": "Aborted"}),
     ("Illegal instruction (core dumped)", "process-fatal-signal", {"shell": "Illegal instruction"}),
+    # The driver's user-space and kernel module of different versions (an upgrade, no reboot).
+    (
+        "[ 8957.099615] NVRM: API mismatch: the client has the version 570.148.08, but",
+        "nvidia-driver-mismatch",
+        {"client_version": "570.148.08"},
+    ),
+    (
+        "Apr 19 12:34:42 Kyrios kernel: NVRM: API mismatch: the client 'nvidia-powerd' (pid 849)",
+        "nvidia-driver-mismatch",
+        {"client": "nvidia-powerd"},
+    ),
     # A rank that cannot reach the rendezvous store (rank 0's host gone, or never joined).
     (
         "[rank15]: torch.distributed.DistBackendError: [15] is setting up NCCL communicator "
