@@ -124,6 +124,7 @@ CLASS_SIGNATURES: dict[str, tuple[str, ...]] = {
     "dataloader-worker": ("dataloader-worker-died",),
     "c10d-store": ("torch-distributed-store-error", "nccl-error"),
     "driver-mismatch": ("nvidia-driver-mismatch", "gpu-monitoring-error"),
+    "k8s-gpu-pending": ("k8s-gpu-unschedulable",),
     "ucx-error": ("ucx-error",),
     "mpi-warning": ("mpi-warning",),
     "nvidia-peermem": ("nvidia-peermem-error",),

@@ -721,6 +721,13 @@ POSITIVES: list[tuple[str, str, dict[str, str]]] = [
     ),
     ("Fatal Python error: Aborted", "process-fatal-signal", {"fatal": "Aborted"}),
     ("Illegal instruction (core dumped)", "process-fatal-signal", {"shell": "Illegal instruction"}),
+    # Pods pending for GPUs (fewer allocatable than asked; the taint's dots do not stop it).
+    (
+        "0/3 nodes are available: 1 node(s) had untolerated taint "
+        "{node-role.kubernetes.io/control-plane: }, 2 Insufficient nvidia.com/gpu.",
+        "k8s-gpu-unschedulable",
+        {"available": "0/3", "short": "2", "resource": "nvidia.com/gpu"},
+    ),
     # The driver's user-space and kernel module of different versions (an upgrade, no reboot).
     (
         "[ 8957.099615] NVRM: API mismatch: the client has the version 570.148.08, but",
@@ -1000,6 +1007,7 @@ POSITIVES += [
 NEGATIVES: list[str] = [
     "worker 3 aborted the request and will retry",
     "DataLoader worker (pid 4711) started with seed 12",
+    "0/3 nodes are available: 3 Insufficient cpu.",
     "mlx5_core 0000:41:00.0 enp65s0f0np0: Link up",
     "mlx5_core 0000:41:00.1: Port 1 link up",
     "mlx5_core 0000:41:00.1: 63.008 Gb/s available PCIe bandwidth (8.0 GT/s PCIe x8 link)",
