@@ -125,6 +125,7 @@ CLASS_SIGNATURES: dict[str, tuple[str, ...]] = {
     "c10d-store": ("torch-distributed-store-error", "nccl-error"),
     "driver-mismatch": ("nvidia-driver-mismatch", "gpu-monitoring-error"),
     "k8s-gpu-pending": ("k8s-gpu-unschedulable",),
+    "k8s-gpu-allocate": ("k8s-gpu-allocate-failed",),
     "ucx-error": ("ucx-error",),
     "mpi-warning": ("mpi-warning",),
     "nvidia-peermem": ("nvidia-peermem-error",),

@@ -175,6 +175,22 @@ def test_a_crash_report_alone_is_read_and_known(tmp_path):
         assert (row["signature"], row["severity"], row["ts"]) == (signature, "err", WRITTEN)
 
 
+def test_kubectl_events_table_is_read_as_events(tmp_path):
+    # `kubectl describe pod`'s Events table: one line per event (its reason, then its
+    # text), Warning events as warnings, the header skipped, dated by the file.
+    path = copied(tmp_path, EXCERPTS / "k8s_describe_pod_events_gpu.log")
+    frame, report = read(path, host="pkm-05")
+    assert report.files == {path.name: "k8s-events"}
+    assert report.in_window == 6 and report.skipped == 3 and report.lost == 0
+    assert frame.get_column("ts").unique().to_list() == [WRITTEN]
+    severity = frame.sort("line").get_column("severity").to_list()
+    assert severity == ["warning"] * 2 + ["info"] + ["warning"] * 3
+    found = match(frame, load_catalog()).sort("line")
+    admission = found.filter(pl.col("signature") == "k8s-gpu-allocate-failed")
+    assert admission.get_column("line").to_list() == [8]
+    assert admission.item(0, "message").startswith("UnexpectedAdmissionError: Allocate failed")
+
+
 def test_pytorch_rank_prefix_and_rank_to_host(tmp_path):
     path = copied(tmp_path, EXCERPTS / "trainer_crash_rank_prefix_ncclremote.log")
     frame, report = read(path)

@@ -721,6 +721,22 @@ POSITIVES: list[tuple[str, str, dict[str, str]]] = [
     ),
     ("Fatal Python error: Aborted", "process-fatal-signal", {"fatal": "Aborted"}),
     ("Illegal instruction (core dumped)", "process-fatal-signal", {"shell": "Illegal instruction"}),
+    # The kubelet could not hand a pod its GPUs (as an event row, and as its message alone).
+    (
+        "UnexpectedAdmissionError: Allocate failed due to rpc error: code = Unavailable desc = "
+        "transport is closing, which is unexpected",
+        "k8s-gpu-allocate-failed",
+        {"admission_reason": "rpc error: code = Unavailable desc = transport is closing"},
+    ),
+    (
+        "Allocate failed due to no healthy devices present; cannot allocate unhealthy devices "
+        "amd.com/gpu, which is unexpected",
+        "k8s-gpu-allocate-failed",
+        {
+            "alloc_reason": "no healthy devices present; cannot allocate unhealthy devices "
+            "amd.com/gpu"
+        },
+    ),
     # Pods pending for GPUs (fewer allocatable than asked; the taint's dots do not stop it).
     (
         "0/3 nodes are available: 1 node(s) had untolerated taint "

@@ -167,6 +167,7 @@ LOG_FORMATS: Registry[LogFormat] = Registry(
         "logfmt": f"{_FORMATS}.golang:LOGFMT",
         "go-log": f"{_FORMATS}.golang:GO_LOG",
         "go-components": f"{_FORMATS}.golang:GO_COMPONENTS",
+        "k8s-events": f"{_FORMATS}.kubernetes:K8S_EVENTS",
         "fabricmanager": f"{_FORMATS}.fabricmanager:FABRICMANAGER",
         "bluegene-ras": f"{_FORMATS}.bluegene:BLUEGENE_RAS",
         "journald-json": f"{_FORMATS}.json:JOURNALD_JSON",
