@@ -644,18 +644,21 @@ def _null_columns(group, names: list[str]) -> list[str]:
     return out
 
 
-def metrics_in(paths: list[Path]) -> set[str] | None:
+def metrics_in(
+    paths: list[Path], groups: dict[Path, MetricGroups | None] | None = None
+) -> set[str] | None:
     """The metric names the files hold: from the footer where each row group holds one
     metric (the simulator's files), else the one column read (dictionary-encoded, so
     cheap); None when a file is of a kind that cannot say without reading it all. A pack
-    of 50 signals over files holding 10 then plans 10 reductions, not 50."""
+    of 50 signals over files holding 10 then plans 10 reductions, not 50. `groups`: the
+    files' metric_groups, when the caller has read them already."""
     names: set[str] = set()
     for path in paths:
         if path.suffix.lower() != ".parquet":
             return None
-        groups = metric_groups(path)
-        if groups is not None and groups.names is not None:
-            names |= groups.names
+        groups_of = groups.get(path) if groups is not None else metric_groups(path)
+        if groups_of is not None and groups_of.names is not None:
+            names |= groups_of.names
             continue
         try:
             column = _parquet(path).select(pl.col("metric").cast(pl.String).unique())

@@ -271,10 +271,10 @@ class FolderSource:
         unread: list[LoadNote] | None = None,
     ) -> Metrics:
         """The signals over the window from the metrics/ files alone."""
-        held = metrics_in(files)
+        groups = {p: metric_groups(p) for p in files}  # each file's footer, read once
+        held = metrics_in(files, groups)
         wanted = signals if held is None else [s for s in signals if set(s.metrics) & held]
         unit = self.folder.spec.timestamp_unit
-        groups = {p: metric_groups(p) for p in files}
         units = _units(wanted)
         split = [p for p in files if _splits(groups[p], units)]
         shared = [p for p in files if p not in split]

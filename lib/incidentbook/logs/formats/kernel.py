@@ -103,6 +103,11 @@ def _fixed_iso(at: int, colon: bool, offset: str | None = None) -> dict[str, pl.
 _OFFSET = r"[+-](?:[01]\d|2[0-3]):?[0-5]\d"
 
 
+def _offset_pattern(colon: bool) -> str:
+    """An offset as dmesg prints it, with its colon (`+00:00`) or without (`+0000`)."""
+    return _OFFSET.replace(":?", ":" if colon else "")
+
+
 def _one_offset(frame: pl.DataFrame, at: int, colon: bool) -> str | None:
     """The offset every line states at its fixed place, if they all state the same one."""
     if frame.height == 0:
@@ -110,8 +115,7 @@ def _one_offset(frame: pl.DataFrame, at: int, colon: bool) -> str | None:
     width = 6 if colon else 5
     place = pl.col("raw").str.slice(at + 26, width)
     found = frame.head(1).select(place).item()
-    pattern = _OFFSET if colon else _OFFSET.replace(":?", "")
-    if found is None or not re.fullmatch(pattern, found) or (":" in found) != colon:
+    if found is None or not re.fullmatch(_offset_pattern(colon), found):
         return None
     return found if frame.select((place == found).all()).item() else None
 
@@ -126,8 +130,8 @@ def _first_layout(frame: pl.DataFrame) -> tuple[int, bool, str] | None:
     for colon in (True, False):
         width = 6 if colon else 5
         offset = line[at + 26 : at + 26 + width]
-        pattern = _OFFSET if colon else _OFFSET.replace(":?", "")
-        if re.fullmatch(pattern, offset) and line[at + 26 + width : at + 27 + width] == " ":
+        spaced = line[at + 26 + width : at + 27 + width] == " "
+        if spaced and re.fullmatch(_offset_pattern(colon), offset):
             return at, colon, offset
     return None
 
