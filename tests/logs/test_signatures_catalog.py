@@ -787,6 +787,121 @@ POSITIVES: list[tuple[str, str, dict[str, str]]] = [
         "kernel-panic",
         {"reason": "Hard LOCKUP"},
     ),
+    # A write that failed for want of space, quota or a writable mount, and PyTorch's
+    # checkpoint writer failing part-way (real lines: the corpus's checkpoint-write-failure).
+    (
+        "OSError: [Errno 122] Disk quota exceeded",
+        "storage-write-failure",
+        {"reason": "Disk quota exceeded"},
+    ),
+    (
+        "RuntimeError: [enforce fail at inline_container.cc:445] . PytorchStreamWriter failed "
+        "writing file data/176: file write failed",
+        "storage-write-failure",
+        {"writer": "writing file"},
+    ),
+    (
+        "InternalError (see above for traceback): Error writing (tmp) checkpoint file: "
+        "/ckpt/model.ckpt-6.tempstate97: Resource exhausted: /ckpt/model.ckpt-6.tempstate97",
+        "storage-write-failure",
+        {"checkpoint": "Error writing (tmp) checkpoint"},
+    ),
+    # Loss or gradients not finite: a trainer that stops on it (error), one that logs it.
+    (
+        "AssertionError: Rank 11: found NaN in local grad norm in backward pass before "
+        "data-parallel communication collective. Device: 3, node: node-1",
+        "training-nan-loss",
+        {"found": "found NaN in local grad"},
+    ),
+    (
+        "Exception: Current loss scale already at minimum - cannot decrease scale anymore. "
+        "Exiting run.",
+        "training-nan-loss",
+        {"scaler": "loss scale already at minimum"},
+    ),
+    (
+        "RuntimeError: Function 'MulBackward0' returned nan values in its 1th output.",
+        "training-nan-loss",
+        {},
+    ),
+    ("epoch: 3451 loss: nan", "training-nan-loss", {"logged": "loss: nan"}),
+    # A loss scaler down at 1 or below: every step overflows (the routine skips at a high
+    # scale, among the negatives, do not).
+    (
+        "[2021-11-27 00:36:54,800] [INFO] [stage2.py:1628:step] [deepscale] OVERFLOW! Rank 0 "
+        "Skipping step. Attempted loss scale: 1, reducing to 1",
+        "training-nan-loss",
+        {"logged": "reducing to 1"},
+    ),
+    (
+        "| WARNING: overflow detected, setting loss scale to: 0.0001220703125",
+        "training-nan-loss",
+        {},
+    ),
+    (
+        " iteration 5/ 100 | lm loss: 2.1E+00 | loss scale: 1.0 | grad norm: nan | "
+        "number of skipped iterations:   0 | number of nan iterations:   1 |",
+        "training-nan-loss",
+        {"logged": "grad norm: nan"},
+    ),
+    # nvidia-smi and NVML with no driver to talk to.
+    (
+        "NVIDIA-SMI has failed because it couldn't communicate with the NVIDIA driver. Make "
+        "sure that the latest NVIDIA driver is installed and running.",
+        "nvidia-driver-unavailable",
+        {},
+    ),
+    ("No devices were found", "nvidia-driver-unavailable", {}),
+    # ... pasted with a typographic apostrophe, and NVML's library missing altogether.
+    (
+        "NVIDIA-SMI has failed because it couldn\u2018t communicate with the NVIDIA driver.",
+        "nvidia-driver-unavailable",
+        {},
+    ),
+    (
+        'time=2025-07-11T17:48:10.249Z level=ERROR msg="Cannot init NVML library; err: '
+        'ERROR_LIBRARY_NOT_FOUND"',
+        "nvidia-driver-unavailable",
+        {"library": "Cannot init NVML library"},
+    ),
+    # Kubernetes: pods evicted or OOM-killed, containers in a restart loop, nodes not ready,
+    # as events, as describe's fields and as get's rows.
+    (
+        "  Warning  Evicted  37m   kubelet  The node was low on resource: ephemeral-storage. "
+        "Container X was using 2596Ki, which exceeds its request of 0.",
+        "k8s-pod-evicted",
+        {"resource": "ephemeral-storage"},
+    ),
+    ("Reason:             Evicted", "k8s-pod-evicted", {}),
+    ("      Reason:       OOMKilled", "k8s-container-oom-killed", {}),
+    (
+        "  Warning  BackOff    4m53s (x72 over 20m)  kubelet            Back-off restarting "
+        "failed container manager",
+        "k8s-container-crashloop",
+        {"container": "manager"},
+    ),
+    (
+        "nvidia-device-plugin-validator-whr6m             0/1     Init:CrashLoopBackOff   5 "
+        "(2m18s ago)   5m25s",
+        "k8s-container-crashloop",
+        {},
+    ),
+    (
+        'I0217 14:41:37.439852       1 event.go:281] Event(v1.ObjectReference{Kind:"Node", '
+        "Name:\"docker2\"}): type: 'Normal' reason: 'NodeNotReady' Node docker2 status is "
+        "now: NodeNotReady",
+        "k8s-node-not-ready",
+        {},
+    ),
+    ("gke-cluster-1-default-pool-777adf16-erra   NotReady   4d", "k8s-node-not-ready", {}),
+    (
+        "Apr 16 22:26:30 host kubelet[10125]: E0416 22:26:30.150357   10125 kubelet.go:2373] "
+        '"Container runtime network not ready" networkReady="NetworkReady=false '
+        "reason:NetworkPluginNotReady message:Network plugin returns error: cni plugin not "
+        'initialized"',
+        "k8s-node-not-ready",
+        {"runtime": "Container runtime network not ready"},
+    ),
 ]
 
 # Classes added for real lines from clusters (tests/logs/corpus, dev split; each source
@@ -1072,6 +1187,23 @@ NEGATIVES: list[str] = [
     "[76747.348387] mce: CPU6: Core temperature/speed normal",
     "- 1131567055 2005.11.09 tbird-admin1 Nov 9 12:10:55 local@tbird-admin1 sshd[1761]: error: "
     "Bind to port 22 on 0.0.0.0 failed: Address already in use.",
+    # Near misses of the training, storage, driver and Kubernetes signatures: routine fp16
+    # loss scaling, a NaN counter at zero, a saved checkpoint, nvidia-smi's normal header,
+    # a pod's tolerations and a node's healthy conditions (real lines: the corpus's benign).
+    " iteration       10/ 1000000 | consumed samples:           40 | lm loss: 1.1E+01 | "
+    "number of skipped iterations:   0 | number of nan iterations:   0 |",
+    "[2023-04-28 06:51:29,903] [INFO] [loss_scaler.py:188:update_scale] [deepspeed] OVERFLOW! "
+    "Rank 0 Skipping step. Attempted loss scale: 65536, reducing to 32768",
+    "Grad overflow on iteration 9",
+    "Gradient overflow.  Skipping step, loss scaler 0 reducing loss scale to 16384.0",
+    "[12/20 18:16:20 fvcore.common.checkpoint]: Saving checkpoint to ./output/model_0004999.pth",
+    "| NVIDIA-SMI 535.171.04             Driver Version: 535.171.04   CUDA Version: 12.2     |",
+    "                 node.kubernetes.io/not-ready:NoExecute op=Exists for 300s",
+    "  Normal  NodeHasNoDiskPressure    22m   kubelet, node-1  Node node-1 status is now: "
+    "NodeHasNoDiskPressure",
+    "  Normal  NodeReady  21m  kubelet, node-1  Node node-1 status is now: NodeReady",
+    "  Ready            False   ContainersNotReady   containers with unready status: [trainer]",
+    "node-2   Ready,SchedulingDisabled   <none>   4d   v1.28.2",
 ]
 
 
