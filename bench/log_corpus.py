@@ -196,7 +196,7 @@ def through_readers(entries: list[Entry], catalog: Catalog) -> pl.DataFrame:
     `signature`, `severity`, `fields`, as the logs stage of `analyze` gives them."""
     from incidentbook.logs.analysis import line_severity
     from incidentbook.logs.read import read_logs
-    from incidentbook.logs.signatures import match
+    from incidentbook.logs.signatures import match, recogniser
     from incidentbook.window import TimeWindow
 
     sources = {s: i for i, s in enumerate(dict.fromkeys(e.source for e in entries))}
@@ -209,7 +209,12 @@ def through_readers(entries: list[Entry], catalog: Catalog) -> pl.DataFrame:
             path.write_text(entry.line + "\n", encoding="utf-8")
             os.utime(path, (stamp, stamp))
         hosts = {f"src{n:03d}": BOOT for n in sources.values()}
-        logs = read_logs(root, TimeWindow(start=WINDOW[0], end=WINDOW[1]), boot_times=hosts)
+        logs = read_logs(
+            root,
+            TimeWindow(start=WINDOW[0], end=WINDOW[1]),
+            boot_times=hosts,
+            recognise=recogniser(catalog),  # as the folder source reads for `analyze`
+        )
     frame = logs.frame
     if "inferred" not in frame.columns:
         frame = frame.with_columns(inferred=pl.lit(False))

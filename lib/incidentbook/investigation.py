@@ -17,7 +17,7 @@ from pathlib import Path
 from incidentbook.incident import IncidentFolder, IncidentSpec
 from incidentbook.logs.analysis import LogAnalysis, analyze_logs
 from incidentbook.logs.read import BootTimes, LogReceipt
-from incidentbook.logs.signatures import load_catalog
+from incidentbook.logs.signatures import load_catalog, recogniser
 from incidentbook.metrics.analysis import (
     DEFAULT_CONFIG,
     Analysis,
@@ -142,10 +142,15 @@ def investigate_logs(
     span = TimeWindow(
         start=min(window.start, baseline.start) if baseline else window.start, end=window.end
     )
-    logs = source.logs(span)
+    catalog = load_catalog(signatures, taxonomy)
+    # The folder's reader keeps what the catalog knows of files in no known format.
+    logs = (
+        source.logs(span, recognise=recogniser(catalog))
+        if isinstance(source, FolderSource)
+        else source.logs(span)
+    )
     if logs is None:
         return None
-    catalog = load_catalog(signatures, taxonomy)
     result = analyze_logs(logs.frame, window, baseline, catalog, hosts_total, facts=logs.facts)
     return result, logs.receipt
 

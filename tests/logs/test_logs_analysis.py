@@ -1,11 +1,17 @@
 """Templates and log findings on hand-built log frames (the readers have their own tests)."""
 
+import os
+import shutil
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
 
+import numpy as np
 import polars as pl
 import pytest
+from incidents import T0 as FOLDER_T0
+from incidents import samples, write_incident
 
+from incidentbook.investigation import investigate
 from incidentbook.logs import templates
 from incidentbook.logs.analysis import analyze_logs, bucket_for
 from incidentbook.logs.read import read_log_file
@@ -229,3 +235,21 @@ def test_a_signatures_severity_follows_what_its_line_says():
     assert by_key["lustre-lnet-error"]["severity"] == "warning"  # a repeat summary
     failing = next(f for f in result.findings if f.kind == "failure_rate")
     assert failing.hosts == ["h2"]  # the CE and the Skipped line are no alerts
+
+
+def test_analyze_keeps_known_lines_of_a_file_in_no_known_format(tmp_path):
+    # An engineer drops a pasted `kubectl describe pod` state into the incident's logs/:
+    # `analyze` finds the OOM kill in it, dated by the file, and says so in its notes.
+    root = write_incident(tmp_path / "inc", [samples("trainer_tokens_per_second", np.ones(720))])
+    pasted = root / "logs" / "gpu-node-3" / "describe-pod.txt"
+    pasted.parent.mkdir(parents=True)
+    corpus = Path(__file__).resolve().parent / "corpus" / "excerpts"
+    shutil.copyfile(corpus / "k8s_describe_pod_oomkilled.log", pasted)
+    when = (FOLDER_T0 + timedelta(hours=3)).timestamp()
+    os.utime(pasted, (when, when))
+
+    inv = investigate(root)
+    found = [f for f in inv.logs.findings if f.signal == "k8s-container-oom-killed"]
+    assert len(found) == 1
+    assert found[0].hosts == ["gpu-node-3"] and found[0].start.timestamp() == when
+    assert any("a signature recognises was kept" in n for n in inv.log_receipt.notes())

@@ -12,7 +12,7 @@ import polars as pl
 import pytest
 
 from incidentbook.logs.read import read_log_file, read_logs
-from incidentbook.logs.signatures import load_catalog, match
+from incidentbook.logs.signatures import load_catalog, match, recogniser
 from incidentbook.window import TimeWindow
 
 CORPUS = Path(__file__).resolve().parent / "corpus"
@@ -189,6 +189,29 @@ def test_kubectl_events_table_is_read_as_events(tmp_path):
     admission = found.filter(pl.col("signature") == "k8s-gpu-allocate-failed")
     assert admission.get_column("line").to_list() == [8]
     assert admission.item(0, "message").startswith("UnexpectedAdmissionError: Allocate failed")
+
+
+def test_a_known_line_in_a_file_of_no_known_format_is_kept_dated_by_the_file(tmp_path):
+    # A container's state from `kubectl describe pod`, pasted alone: no reader knows the
+    # lines, but the catalog knows `Reason: OOMKilled`, which is kept, dated by the file.
+    path = copied(tmp_path, EXCERPTS / "k8s_describe_pod_oomkilled.log")
+    catalog = load_catalog()
+    frame, report = read(path, recognise=recogniser(catalog))
+    assert report.files == {path.name: "unknown"}
+    assert frame.get_column("message").to_list() == ["  Reason:       OOMKilled"]
+    assert frame.get_column("ts").to_list() == [WRITTEN]
+    assert frame.get_column("inferred").to_list() == [True]
+    assert match(frame, catalog).item(0, "signature") == "k8s-container-oom-killed"
+    assert report.recognised == 1 and report.in_window == 1 and report.lost == 6
+    assert balanced(report)
+    assert any("1 line of them that a signature recognises was kept" in n for n in report.notes())
+    # Outside the window it is counted there, like any line.
+    early = TimeWindow(start="2000-01-01T00:00:00Z", end="2001-01-01T00:00:00Z")
+    frame, report = read(path, window=early, recognise=recogniser(catalog))
+    assert frame.height == 0 and report.outside_window == 1 and balanced(report)
+    # Without a catalog to recognise lines, a file of no known format is only counted.
+    frame, report = read(path)
+    assert frame.height == 0 and report.lost == 7 and report.recognised == 0
 
 
 def test_pytorch_rank_prefix_and_rank_to_host(tmp_path):

@@ -5,6 +5,7 @@ reason). The formats, the reader and the analysis all speak these types.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass, field
 
 import polars as pl
@@ -63,6 +64,10 @@ CANNOT_OPEN = "file could not be opened (files)"
 FILE_REASONS = frozenset({GZIP_CUT, CANNOT_OPEN})
 
 
+Recognise = Callable[[pl.Series], pl.Series]
+"""Messages -> a boolean per message: whether a signature knows it (signatures.recogniser)."""
+
+
 class LogsError(IncidentbookError):
     """Logs that cannot be read at all: a logs folder that does not exist, a bad option."""
 
@@ -92,6 +97,7 @@ class LogReceipt:
     boot_given: set[str] = field(default_factory=set)  # boot time given for the host
     report_lines: int = 0  # lines of reports (nvidia-smi -q, dcgmi diag) read as facts
     facts: int = 0  # facts read from them
+    recognised: int = 0  # lines of files in no known format kept because a signature knows them
     assume_tz: str = "UTC"
     local_time_formats: set[str] = field(default_factory=set)  # read in assume_tz
     yearless_formats: set[str] = field(default_factory=set)  # year taken from the window
@@ -127,6 +133,7 @@ class LogReceipt:
         self.boot_given |= other.boot_given
         self.report_lines += other.report_lines
         self.facts += other.facts
+        self.recognised += other.recognised
         self.local_time_formats |= other.local_time_formats
         self.yearless_formats |= other.yearless_formats
         self.hosts_without_boot_time |= other.hosts_without_boot_time
@@ -138,9 +145,15 @@ class LogReceipt:
             shown = ", ".join(unknown[:3]) + (
                 f" and {len(unknown) - 3} more" if len(unknown) > 3 else ""
             )
+            kept = (
+                f"; {_plural(self.recognised, 'line')} of them that a signature recognises "
+                f"{'was' if self.recognised == 1 else 'were'} kept, dated by the file"
+                if self.recognised
+                else ""
+            )
             out.append(
                 f"{_plural(len(unknown), 'file')} in no known log format ({shown}): "
-                f"{_plural(self.unreadable.get(UNKNOWN_FORMAT, 0), 'line')} not read"
+                f"{_plural(self.unreadable.get(UNKNOWN_FORMAT, 0), 'line')} not read{kept}"
             )
         lost = {
             r: n

@@ -56,6 +56,7 @@ from incidentbook.logs.data import (
     LogReport,
     Logs,
     LogsError,
+    Recognise,
 )
 from incidentbook.logs.formats import (
     LOG_FORMATS,
@@ -326,6 +327,7 @@ def _parse_group(
     ranks: dict[int, str] | None,
     report: LogReceipt,
     facts: list[pl.DataFrame],
+    recognise: Recognise | None = None,
 ) -> pl.DataFrame | None:
     lines = _split(files)
     if lines.height == 0:
@@ -371,6 +373,9 @@ def _parse_group(
     report.boot_given |= notes.boot_given
     done = infer_times(done, fmt, [f.mtime_us for f in files], host_is_list)
     done = hosts_of_ranks(done, ranks)
+    if fmt.name == "unknown" and recognise is not None:
+        done = _keep_recognised(done, recognise, [f.mtime_us for f in files])
+        report.recognised += int(done.select(pl.col("_inferred").is_not_null().sum()).item())
 
     # Count what was not read, then keep the window.
     if "_kept" in done.columns:
@@ -452,6 +457,26 @@ def _parse_group(
     )
 
 
+def _keep_recognised(
+    done: pl.DataFrame, recognise: Recognise, file_times: list[int | None]
+) -> pl.DataFrame:
+    """Lines of a file in no known format that `recognise` knows (a signature matches
+    them) are kept, dated by their file's modification time and marked inferred: an error
+    line pasted into a file of notes, or a scheduler's message alone in a file, is
+    evidence whatever surrounds it. The other lines stay counted as an unknown format's."""
+    known = recognise(done.get_column("message")).fill_null(False)
+    mtime = pl.lit(pl.Series(file_times, dtype=pl.Int64)).gather(pl.col("fid"))
+    keep = pl.lit(known) & mtime.is_not_null()
+    return done.with_columns(
+        ts=pl.when(keep)
+        .then(pl.from_epoch(mtime, time_unit="us").dt.replace_time_zone("UTC"))
+        .otherwise(pl.col("ts"))
+        .cast(UTC_US),
+        status=pl.when(keep).then(None).otherwise(pl.col("status")),
+        _inferred=pl.when(keep).then(pl.lit("file")).otherwise(pl.col("_inferred")),
+    )
+
+
 def _read_facts(
     fmt: LogFormat,
     lines: pl.DataFrame,
@@ -524,6 +549,7 @@ def _read(
     boot_times: BootTimes | None,
     assume_tz: str,
     ranks: dict[int, str] | None = None,
+    recognise: Recognise | None = None,
 ) -> Logs:
     try:
         ZoneInfo(assume_tz)
@@ -547,7 +573,9 @@ def _read(
             if f.text:
                 groups.setdefault(f.fmt, []).append(f)
         for name, members in groups.items():
-            got = _parse_group(formats[name], formats, members, ctx, boots, ranks, report, facts)
+            got = _parse_group(
+                formats[name], formats, members, ctx, boots, ranks, report, facts, recognise
+            )
             if got is not None:
                 frames.append(got)
         for f in batch:
@@ -635,6 +663,7 @@ def read_logs(
     assume_tz: str = "UTC",
     formats: dict[str, str] | None = None,
     ranks: dict[int, str] | None = None,
+    recognise: Recognise | None = None,
 ) -> Logs:
     """Every log file under an incident's logs/ folder, as one frame of the window's lines.
 
@@ -644,7 +673,9 @@ def read_logs(
     a line of the file states its boot time (logs.timing); `assume_tz` is the zone of
     times written without one; `formats` forces a format for files matching a glob of the
     relative path (or of the name); `ranks` names the host of each rank of a launcher's
-    prefix (`[rank5]:`, `12: `) that the logs do not name themselves.
+    prefix (`[rank5]:`, `12: `) that the logs do not name themselves. `recognise` (a
+    boolean per message: signatures.recogniser of the catalog, in practice) keeps the
+    lines it knows of files in no known format, dated by the file (see _keep_recognised).
     """
     root = Path(root)
     if not root.exists():
@@ -667,7 +698,7 @@ def read_logs(
                 forced=_forced(key, formats),
             )
         )
-    return _read(files, window, boot_times, assume_tz, ranks)
+    return _read(files, window, boot_times, assume_tz, ranks, recognise)
 
 
 def read_log_file(
@@ -679,14 +710,16 @@ def read_log_file(
     assume_tz: str = "UTC",
     format: str | None = None,
     ranks: dict[int, str] | None = None,
+    recognise: Recognise | None = None,
 ) -> tuple[pl.DataFrame, LogReceipt]:
     """One log file: `host` (when given) is the host of every line, else each line's own
-    host or the file's stem; `format` forces a registered format instead of detecting."""
+    host or the file's stem; `format` forces a registered format instead of detecting;
+    `recognise` as read_logs's."""
     path = Path(path)
     if format is not None:
         _check_formats({path.name: format})
     f = _File(path=path, key=path.name, host=host, stem=_stem(path), forced=format)
-    logs = _read([f], window, boot_times, assume_tz, ranks)
+    logs = _read([f], window, boot_times, assume_tz, ranks, recognise)
     return logs.frame, logs.receipt
 
 

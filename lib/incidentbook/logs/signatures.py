@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import re._constants as sre_constants
 import re._parser as sre_parser
+from collections.abc import Callable
 from functools import lru_cache
 from pathlib import Path
 
@@ -397,6 +398,17 @@ def holds_literal(text: pl.Expr, literals: list[str]) -> pl.Expr:
 
 _META = set(r"\.+*?()|[]{}^$#&-~")
 """The characters the Rust regex syntax gives a meaning to (regex_syntax::escape's set)."""
+
+
+def recogniser(catalog: Catalog) -> Callable[[pl.Series], pl.Series]:
+    """Messages -> whether a signature of the catalog matches each: what the readers keep
+    of a file in no known format (logs.read.read_logs's `recognise`)."""
+
+    def recognise(messages: pl.Series) -> pl.Series:
+        got = match(pl.DataFrame({"message": messages}, schema={"message": pl.String}), catalog)
+        return got.get_column("signature").is_not_null()
+
+    return recognise
 
 
 def match(frame: pl.DataFrame, catalog: Catalog, column: str = "message") -> pl.DataFrame:

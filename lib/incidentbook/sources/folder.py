@@ -20,7 +20,7 @@ import polars as pl
 
 from incidentbook.errors import LoadNote, grouped_notes
 from incidentbook.incident import IncidentFolder
-from incidentbook.logs.data import CANNOT_OPEN, LogsError
+from incidentbook.logs.data import CANNOT_OPEN, LogsError, Recognise
 from incidentbook.logs.read import Logs, read_logs
 from incidentbook.metrics.data import Metrics, MetricsError, MetricsReceipt, NoDataError, find_gaps
 from incidentbook.metrics.frames import RAW_SCHEMA, signal_frames
@@ -159,8 +159,9 @@ class FolderSource:
             )
         return logs.is_dir() and any(p.is_file() for p in logs.rglob("*"))
 
-    def logs(self, window: TimeWindow) -> Logs | None:
-        """The window's lines of every file under logs/; None when there are none."""
+    def logs(self, window: TimeWindow, recognise: Recognise | None = None) -> Logs | None:
+        """The window's lines of every file under logs/; None when there are none.
+        `recognise` keeps the lines it knows of files in no known format (read_logs)."""
         if not self.has_logs():
             return None
         settings = self.folder.spec.logs
@@ -174,6 +175,7 @@ class FolderSource:
             assume_tz=self.assume_tz or settings.assume_tz,
             formats=settings.formats | self.formats,
             ranks=settings.rank_hosts(),
+            recognise=recognise,
         )
         # The reader lists regular files; a link to nothing is a file it could not open.
         root = self.folder.logs_dir
