@@ -130,6 +130,17 @@ CLASS_SIGNATURES: dict[str, tuple[str, ...]] = {
     "mpi-warning": ("mpi-warning",),
     "nvidia-peermem": ("nvidia-peermem-error",),
     "container-gpu-error": ("container-gpu-error",),
+    "checkpoint-write-failure": ("storage-write-failure",),
+    "nan-loss": ("training-nan-loss",),
+    "nvidia-smi-no-driver": (
+        "nvidia-driver-unavailable",
+        "gpu-monitoring-error",
+        "nvidia-driver-mismatch",
+    ),
+    "k8s-pod-evicted": ("k8s-pod-evicted",),
+    "k8s-container-oom": ("k8s-container-oom-killed", "host-oom-kill"),
+    "k8s-crashloop": ("k8s-container-crashloop",),
+    "k8s-node-not-ready": ("k8s-node-not-ready",),
 }
 
 Expect = Literal["error", "warning", "benign"]
