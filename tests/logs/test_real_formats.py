@@ -11,6 +11,7 @@ from pathlib import Path
 import polars as pl
 import pytest
 
+from incidentbook.logs.analysis import line_severity
 from incidentbook.logs.read import read_log_file, read_logs
 from incidentbook.logs.signatures import load_catalog, match, recogniser
 from incidentbook.window import TimeWindow
@@ -212,6 +213,80 @@ def test_a_known_line_in_a_file_of_no_known_format_is_kept_dated_by_the_file(tmp
     # Without a catalog to recognise lines, a file of no known format is only counted.
     frame, report = read(path)
     assert frame.height == 0 and report.lost == 7 and report.recognised == 0
+
+
+BMC = FORMATS / "bmc_sel"
+
+
+def _sel(path: Path, **kw):
+    frame, report = read(path, **kw)
+    found = match(frame, catalog := load_catalog()).with_columns(level=line_severity(catalog))
+    return found.sort("line"), report
+
+
+def test_bmc_sel_as_ipmitool_prints_it():
+    frame, report = _sel(BMC / "ipmitool_sel_elist_fan_redundancy_lost_psu_ac_lost.log")
+    assert report.files == {"ipmitool_sel_elist_fan_redundancy_lost_psu_ac_lost.log": "bmc-sel"}
+    assert report.in_window == 40 and report.lost == 0 and balanced(report)
+    assert report.local_time_formats == {"bmc-sel"}  # the BMC's clock, read in assume_tz
+    row = {r["line"]: r for r in frame.iter_rows(named=True)}
+    # `   c | 06/03/2014 | 17:38:26 | Fan #0x38 | Lower Critical going low  | Asserted`
+    assert row[11]["ts"] == utc(2014, 6, 3, 17, 38, 26)
+    assert row[11]["message"] == "Fan #0x38 | Lower Critical going low | Asserted"
+    assert (row[11]["signature"], row[11]["level"]) == ("bmc-fan-failure", "error")
+    # the same condition ending is information, a lost spare is a warning
+    ended = frame.filter(pl.col("message") == "Fan #0x38 | Lower Critical going low | Deasserted")
+    assert ended.get_column("level").unique().to_list() == ["info"]
+    assert (row[4]["signature"], row[4]["level"]) == ("bmc-fan-failure", "warning")
+    assert (row[40]["signature"], row[40]["level"]) == ("bmc-power-supply-failure", "error")
+    # benign records take no signature
+    benign = frame.filter(pl.col("message").str.contains("Version Change|Presence detected"))
+    assert benign.height and benign.get_column("signature").null_count() == benign.height
+
+
+def test_bmc_sel_clocks_years_and_records_before_the_clock():
+    # 12-hour clock with a zone abbreviation (read in assume_tz), a two-digit year.
+    frame, _ = _sel(BMC / "ipmitool_sel_elist_psu_inlet_temp_reading_12h_clock_tz.log")
+    assert frame.item(0, "ts") == utc(2022, 5, 27, 18, 12, 15)
+    assert frame.item(0, "level") == "info"  # Upper Non-critical going high | Deasserted
+    frame, _ = _sel(BMC / "ipmitool_sel_elist_correctable_ecc_timezone.log")
+    assert frame.item(0, "ts") == utc(2022, 12, 14, 23, 9, 44)
+    assert (frame.item(0, "signature"), frame.item(0, "level")) == ("bmc-memory-ecc", "warning")
+    # Records logged before the BMC knew the time, and nothing after them: no time at all.
+    frame, report = _sel(BMC / "ipmitool_sel_elist_preinit_critical_interrupt_bus_fatal.log")
+    assert frame.height == 0 and report.lost == 2 and balanced(report)
+
+
+def test_bmc_sel_as_freeipmi_prints_it():
+    path = BMC / "ipmi_sel_postinit_psu_failure_os_shutdown.log"
+    frame, report = _sel(path)
+    assert report.files == {path.name: "bmc-sel"}
+    assert report.skipped == 1 and report.in_window == 6 and report.lost == 0
+    row = {r["line"]: r for r in frame.iter_rows(named=True)}
+    # `PostInit` records take the time of the first dated record after them, inferred.
+    assert row[3]["ts"] == utc(2017, 7, 20, 10, 29, 49) and row[3]["inferred"]
+    assert row[5]["severity"] == "crit"  # FreeIPMI's state column
+    assert row[5]["message"] == (
+        "Power Supply PS2 Status | Power Supply | Critical | Power Supply Failure detected"
+    )
+    assert (row[5]["signature"], row[5]["level"]) == ("bmc-power-supply-failure", "error")
+    assert row[7]["severity"] == "warning" and row[7]["signature"] is None  # graceful shutdown
+    # Without the state column: the event follows the sensor's type.
+    frame, _ = _sel(BMC / "ipmi_sel_no_state_psu_redundancy_lost_ac_lost.log")
+    got = dict(frame.select("message", "level").filter(pl.col("level").is_not_null()).rows())
+    assert got["Status | Power Supply | Power Supply input lost (AC/DC)"] == "error"
+    assert got["PS Redundancy | Power Supply | Redundancy Lost"] == "warning"
+
+
+def test_every_bmc_specimen_is_read_and_no_benign_record_alerts():
+    for path in sorted(BMC.glob("*.log")):
+        frame, report = _sel(path)
+        assert report.files == {path.name: "bmc-sel"}, path.name
+        assert balanced(report), path.name
+    frame, _ = _sel(BMC / "ipmi_sel_log_cleared_power_off_benign.log")
+    assert frame.filter(pl.col("level").is_in(["error", "critical"])).height == 0
+    frame, _ = _sel(BMC / "ipmitool_sel_list_firmware_progress_boot.log")
+    assert frame.get_column("signature").null_count() == frame.height
 
 
 def test_pytorch_rank_prefix_and_rank_to_host(tmp_path):

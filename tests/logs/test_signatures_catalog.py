@@ -894,6 +894,62 @@ POSITIVES: list[tuple[str, str, dict[str, str]]] = [
         {},
     ),
     ("gke-cluster-1-default-pool-777adf16-erra   NotReady   4d", "k8s-node-not-ready", {}),
+    # A server's BMC: rows of its SEL as the reader gives them (ipmitool, FreeIPMI), and
+    # as a pasted row or another tool prints them (real records: corpus formats/bmc_sel).
+    (
+        "Power Supply PS1 Status | Power Supply AC lost | Asserted",
+        "bmc-power-supply-failure",
+        {"sensor": "Power Supply PS1 Status", "event": "Power Supply AC lost"},
+    ),
+    (
+        "Status | Power Supply | Power Supply input lost (AC/DC)",
+        "bmc-power-supply-failure",
+        {"event": "Power Supply input lost"},
+    ),
+    (
+        "PS Redundancy | Power Supply | Redundancy Lost",
+        "bmc-power-supply-failure",
+        {"redundancy": "Redundancy Lost"},
+    ),
+    (
+        "  29 | 06/04/2014 | 09:49:51 | Power Supply PS1 Status | Power Supply AC lost | Asserted",
+        "bmc-power-supply-failure",
+        {},
+    ),
+    ("Fan #0x38 | Lower Critical going low | Asserted", "bmc-fan-failure", {"sensor": "Fan #0x38"}),
+    (
+        "Fan #0x38 | Lower Critical going low | Deasserted",
+        "bmc-fan-failure",
+        {"deasserted": "Deasserted"},
+    ),
+    (
+        "Temperature PSU1_Inlet_Temp | Upper Non-critical going high | Deasserted | Reading 52 > "
+        "Threshold 53 degrees C",
+        "bmc-temperature-critical",
+        {"noncritical": "Upper Non-critical going high", "deasserted": "Deasserted"},
+    ),
+    (
+        "Memory #0x88 | Correctable ECC (CPU0_G1) | Asserted",
+        "bmc-memory-ecc",
+        {"event": "Correctable ECC"},
+    ),
+    (
+        "Memory Mmry ECC Sensor | Uncorrectable ECC | Asserted",
+        "bmc-memory-ecc",
+        {"uncorrectable": "Uncorrectable ECC"},
+    ),
+    ("Processor #0xc9 | IERR | Asserted", "bmc-processor-error", {"event": "IERR"}),
+    (
+        "Critical Interrupt PCIe Cor Sensor |  | Asserted",
+        "bmc-processor-error",
+        {"interrupt": "Critical Interrupt PCIe Cor Sensor"},
+    ),
+    (
+        "Record 1304: Sun Mar  6 20:23:27 2022 [IPMI.notice]: 3201 | 02 | EVT: 6fc104ff | "
+        'System_Watchdog | Assertion Event, "Hard reset"',
+        "bmc-watchdog-reset",
+        {"sensor": "System_Watchdog", "event": "Hard reset"},
+    ),
     (
         "Apr 16 22:26:30 host kubelet[10125]: E0416 22:26:30.150357   10125 kubelet.go:2373] "
         '"Container runtime network not ready" networkReady="NetworkReady=false '
@@ -1196,6 +1252,11 @@ NEGATIVES: list[str] = [
     "Rank 0 Skipping step. Attempted loss scale: 65536, reducing to 32768",
     "Grad overflow on iteration 9",
     "Gradient overflow.  Skipping step, loss scaler 0 reducing loss scale to 16384.0",
+    "Power Supply #0x51 | Presence detected | Deasserted",
+    "Power Unit #0x02 | Non-Redundant: Sufficient from Redundant | Asserted",
+    "System Firmware Progress #0x05 | Motherboard initialization | Asserted",
+    "Temperature SSB Temp | Lower Non-critical going low | Asserted | Reading 0 < Threshold 5 "
+    "degrees C",
     "[12/20 18:16:20 fvcore.common.checkpoint]: Saving checkpoint to ./output/model_0004999.pth",
     "| NVIDIA-SMI 535.171.04             Driver Version: 535.171.04   CUDA Version: 12.2     |",
     "                 node.kubernetes.io/not-ready:NoExecute op=Exists for 300s",

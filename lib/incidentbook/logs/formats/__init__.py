@@ -169,6 +169,7 @@ LOG_FORMATS: Registry[LogFormat] = Registry(
         "go-components": f"{_FORMATS}.golang:GO_COMPONENTS",
         "k8s-events": f"{_FORMATS}.kubernetes:K8S_EVENTS",
         "fabricmanager": f"{_FORMATS}.fabricmanager:FABRICMANAGER",
+        "bmc-sel": f"{_FORMATS}.bmc:BMC_SEL",
         "bluegene-ras": f"{_FORMATS}.bluegene:BLUEGENE_RAS",
         "journald-json": f"{_FORMATS}.json:JOURNALD_JSON",
         "jsonl": f"{_FORMATS}.json:JSONL",
