@@ -141,6 +141,10 @@ CLASS_SIGNATURES: dict[str, tuple[str, ...]] = {
     "k8s-container-oom": ("k8s-container-oom-killed", "host-oom-kill"),
     "k8s-crashloop": ("k8s-container-crashloop",),
     "k8s-node-not-ready": ("k8s-node-not-ready",),
+    "bmc-psu": ("bmc-power-supply-failure",),
+    "bmc-fan": ("bmc-fan-failure",),
+    "bmc-ecc": ("bmc-memory-ecc", "edac-memory-error"),
+    "bmc-processor": ("bmc-processor-error", "machine-check"),
 }
 
 Expect = Literal["error", "warning", "benign"]
