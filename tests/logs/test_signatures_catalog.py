@@ -894,6 +894,46 @@ POSITIVES: list[tuple[str, str, dict[str, str]]] = [
         {},
     ),
     ("gke-cluster-1-default-pool-777adf16-erra   NotReady   4d", "k8s-node-not-ready", {}),
+    # A system service that failed (the Fabric Manager's own lines keep their signature).
+    (
+        "Sep 18 03:19:01 ubuntu2404 systemd[1]: nvidia-fabricmanager.service: Control process "
+        "exited, code=exited, status=1/FAILURE",
+        "fabric-manager-error",
+        {},
+    ),
+    (
+        "systemd[1]: kubelet.service: Main process exited, code=exited, status=1/FAILURE",
+        "systemd-unit-failed",
+        {"unit": "kubelet.service", "exit": "1"},
+    ),
+    (
+        "systemd[1]: dcgm.service: Main process exited, code=dumped, status=11/SEGV",
+        "systemd-unit-failed",
+        {"signal": "11/SEGV"},
+    ),
+    (
+        "systemd[1]: slurmd.service: Failed with result 'signal'.",
+        "systemd-unit-failed",
+        {"result": "signal"},
+    ),
+    # IPoIB's transmit timeout (ipoib_timeout's wording), CUDA finding no usable driver,
+    # and PyTorch's warning after an NCCL timeout.
+    (
+        "ib0: transmit timeout: latency 1124 msecs",
+        "ethernet-tx-timeout",
+        {"ipoib": "ib0", "latency_ms": "1124"},
+    ),
+    (
+        "RuntimeError: CUDA driver initialization failed, you might not have a CUDA gpu.",
+        "cuda-error",
+        {},
+    ),
+    (
+        "[Rank 0] Some NCCL operations have failed or timed out. Due to the asynchronous nature "
+        "of CUDA kernels, subsequent GPU operations might run on corrupted/incomplete data.",
+        "nccl-watchdog-timeout",
+        {},
+    ),
     # A server's BMC: rows of its SEL as the reader gives them (ipmitool, FreeIPMI), and
     # as a pasted row or another tool prints them (real records: corpus formats/bmc_sel).
     (
@@ -1252,6 +1292,8 @@ NEGATIVES: list[str] = [
     "Rank 0 Skipping step. Attempted loss scale: 65536, reducing to 32768",
     "Grad overflow on iteration 9",
     "Gradient overflow.  Skipping step, loss scaler 0 reducing loss scale to 16384.0",
+    "systemd[1]: foo.service: Main process exited, code=exited, status=0/SUCCESS",
+    "systemd[1]: foo.service: Main process exited, code=killed, status=15/TERM",
     "Power Supply #0x51 | Presence detected | Deasserted",
     "Power Unit #0x02 | Non-Redundant: Sufficient from Redundant | Asserted",
     "System Firmware Progress #0x05 | Motherboard initialization | Asserted",
