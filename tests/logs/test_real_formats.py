@@ -289,6 +289,31 @@ def test_every_bmc_specimen_is_read_and_no_benign_record_alerts():
     assert frame.get_column("signature").null_count() == frame.height
 
 
+def test_gpfs_daemon_log():
+    path = FORMATS / "gpfs/mmfs_log_rdma_quorum_expel.log"
+    frame, report = _sel(path)
+    assert report.files == {path.name: "gpfs"} and report.lost == 0 and balanced(report)
+    row = {r["line"]: r for r in frame.iter_rows(named=True)}
+    # `2024-11-23_01:16:26.221+0800: [E] VERBS RDMA: fatal async event ...`, in UTC
+    assert row[22]["ts"] == datetime(2024, 11, 22, 17, 16, 26, 221000, tzinfo=UTC)
+    assert row[22]["severity"] == "err" and row[22]["signature"] == "gpfs-error"
+    assert row[30]["severity"] == "crit"  # [X] Recovery Log I/O failed
+    # mmdsh's node prefix names the host
+    assert row[33]["host"] == "css2-g55-001" and row[33]["signature"] == "gpfs-error"
+    # a reconnect after a bad TCP state is a warning; a connection made is nothing
+    assert (row[28]["signature"], row[28]["level"]) == ("gpfs-error", "warning")
+    assert row[9]["signature"] is None
+    found = set(frame.get_column("signature").drop_nulls())
+    assert {"gpfs-error", "soft-lockup", "hard-lockup"} <= found
+    # the fixture's syslog kernel lines are no GPFS lines: they continue the one before
+    assert row[11]["inferred"] and row[11]["ts"] == row[10]["ts"]
+    # an older release's stamp: a ctime with a zone abbreviation, read in assume_tz
+    frame, report = read(FORMATS / "gpfs/mmfs_log_old_ctime.log")
+    assert report.files == {"mmfs_log_old_ctime.log": "gpfs-ctime"}
+    assert frame.item(0, "ts") == utc(2014, 6, 3, 22, 38, 4)
+    assert report.local_time_formats == {"gpfs-ctime"}
+
+
 def test_pytorch_rank_prefix_and_rank_to_host(tmp_path):
     path = copied(tmp_path, EXCERPTS / "trainer_crash_rank_prefix_ncclremote.log")
     frame, report = read(path)

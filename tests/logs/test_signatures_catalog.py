@@ -894,6 +894,24 @@ POSITIVES: list[tuple[str, str, dict[str, str]]] = [
         {},
     ),
     ("gke-cluster-1-default-pool-777adf16-erra   NotReady   4d", "k8s-node-not-ready", {}),
+    # GPFS's daemon log (a health checker's fixture: corpus formats/gpfs).
+    (
+        "VERBS RDMA: fatal async event IBV_EVENT_DEVICE_FATAL on mlx5_0",
+        "gpfs-error",
+        {"async_event": "IBV_EVENT_DEVICE_FATAL"},
+    ),
+    (
+        "Unable to contact any quorum nodes during cluster probe.",
+        "gpfs-error",
+        {"quorum": "Unable to contact any quorum nodes"},
+    ),
+    ("This node is being expelled from the cluster.", "gpfs-error", {}),
+    (
+        "File System gpfsdev unmounted by the system with return code 218, reason code 0, at "
+        "line 1247 in /project/log/writelog.C",
+        "gpfs-error",
+        {"fs": "gpfsdev"},
+    ),
     # A system service that failed (the Fabric Manager's own lines keep their signature).
     (
         "Sep 18 03:19:01 ubuntu2404 systemd[1]: nvidia-fabricmanager.service: Control process "
@@ -1292,6 +1310,7 @@ NEGATIVES: list[str] = [
     "Rank 0 Skipping step. Attempted loss scale: 65536, reducing to 32768",
     "Grad overflow on iteration 9",
     "Gradient overflow.  Skipping step, loss scaler 0 reducing loss scale to 16384.0",
+    "VERBS RDMA connected to 10.191.1.2 (dss02) on mlx5_0 port 1 fabnum 0 sl 0 index 387",
     "systemd[1]: foo.service: Main process exited, code=exited, status=0/SUCCESS",
     "systemd[1]: foo.service: Main process exited, code=killed, status=15/TERM",
     "Power Supply #0x51 | Presence detected | Deasserted",
