@@ -799,3 +799,26 @@ def test_lines_are_put_in_order_as_a_sort_of_all_four_keys_would():
             schema_overrides={"ts": pl.Datetime("us", "UTC"), "host": pl.String, "file": pl.String},
         )
         assert read._in_order(frame).equals(frame.sort("ts", "host", "file", "line"))
+
+
+def test_a_pasted_line_of_another_tool_keeps_its_own_time(tmp_path):
+    # A kernel log with a syslog line and an RFC 3339 line pasted between its records:
+    # each keeps its own time; an indented line still continues the record before it.
+    kernel = "".join(
+        f"kern  :info  : 2025-02-23T00:0{i}:00,000000+00:00 boot message {i}\n" for i in range(5)
+    )
+    content = kernel + (
+        "kern  :err   : 2025-02-23T01:00:00,000000+00:00 NVRM: Xid (PCI:0000:3b:00): 79, "
+        "GPU has fallen off the bus.\n"
+        "Feb 23 03:00:00 gpu07 kernel: pcieport 0000:3a:00.0: AER: Uncorrected error\n"
+        "2025-02-23T04:30:00Z node-exporter level=error msg=scrape failed\n"
+        "    continued detail of the record before\n"
+        "kern  :info  : 2025-02-23T05:00:00,000000+00:00 last\n"
+    )
+    frame, report = one(tmp_path, content, w=window("2025-02-23T00:00Z", "2025-02-24T00:00Z"))
+    assert report.files == {"x.log": "kernel-iso"} and balanced(report)
+    got = frame.sort("line").select("line", "ts", "inferred", "severity").rows()[5:]
+    assert got[1][1:3] == (utc(2025, 2, 23, 3), False)  # syslog: read in assume_tz
+    assert got[2][1:] == (utc(2025, 2, 23, 4, 30), False, "err")
+    assert got[3][1:3] == (utc(2025, 2, 23, 4, 30), True)  # the indented line continues
+    assert "generic-yearless" in report.yearless_formats

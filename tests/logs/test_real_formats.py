@@ -305,8 +305,14 @@ def test_gpfs_daemon_log():
     assert row[9]["signature"] is None
     found = set(frame.get_column("signature").drop_nulls())
     assert {"gpfs-error", "soft-lockup", "hard-lockup"} <= found
-    # the fixture's syslog kernel lines are no GPFS lines: they continue the one before
-    assert row[11]["inferred"] and row[11]["ts"] == row[10]["ts"]
+    # the fixture's syslog kernel lines are no GPFS lines but carry their own time (no
+    # year, no zone: read in assume_tz, the year from the window)
+    nov = TimeWindow(start="2024-11-22T00:00:00Z", end="2024-11-24T00:00:00Z")
+    frame, report = _sel(path, window=nov, assume_tz="Asia/Shanghai")
+    row = {r["line"]: r for r in frame.iter_rows(named=True)}
+    assert row[11]["ts"] == utc(2024, 11, 22, 17, 4, 42) and not row[11]["inferred"]
+    assert row[11]["signature"] == "soft-lockup"
+    assert {"generic-yearless"} <= report.yearless_formats
     # an older release's stamp: a ctime with a zone abbreviation, read in assume_tz
     frame, report = read(FORMATS / "gpfs/mmfs_log_old_ctime.log")
     assert report.files == {"mmfs_log_old_ctime.log": "gpfs-ctime"}

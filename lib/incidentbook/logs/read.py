@@ -59,6 +59,7 @@ from incidentbook.logs.data import (
     Recognise,
 )
 from incidentbook.logs.formats import (
+    INHERIT,
     LOG_FORMATS,
     SKIP,
     Context,
@@ -68,6 +69,7 @@ from incidentbook.logs.formats import (
     register,
     to_us,
 )
+from incidentbook.logs.formats.generic import GENERIC, STAMP
 from incidentbook.logs.formats.slurm import SACCT_STATE_SEVERITY, expand_hostlist
 from incidentbook.logs.severity import LEVELS
 from incidentbook.logs.timing import TimeNotes, hosts_of_ranks, infer_times, place_boot_relative
@@ -357,6 +359,8 @@ def _parse_group(
     report.skipped += blanks
     nonblank = lines.filter(~blank) if blanks else lines  # (most files have none: no copy)
     done = fmt.parse(nonblank.lazy(), ctx).collect()
+    if _foreign_lines_possible(fmt):
+        done = _own_times(done, ctx)
     if fmt.facts is not None:
         _read_facts(fmt, nonblank, files, ctx, facts, report)
     done = done.with_columns(
@@ -455,6 +459,56 @@ def _parse_group(
         local_rank=pl.col("local_rank").cast(pl.Int32),
         inferred=pl.col("_inferred").is_not_null(),
     )
+
+
+def _foreign_lines_possible(fmt: LogFormat) -> bool:
+    """Whether a file of this format may hold lines of another that carry their own time
+    (a paste of several tools' output into one file). Not the generic readers (they read
+    every stamp already), nor reports read as facts, sacct tables or unknown files."""
+    return not fmt.fallback and fmt.facts is None and fmt.name not in {"unknown", "slurm-sacct"}
+
+
+# A stamp at a line's start, after at most one token (`[`, `<13>`, `node01: `).
+_OWN_STAMP = pl.col("_lead").str.contains(r"^\S{0,24}\s?$")
+
+
+def _own_times(done: pl.DataFrame, ctx: Context) -> pl.DataFrame:
+    """Lines the file's format took for continuations (status INHERIT) that start with a
+    time of their own keep it: another tool's output pasted into the file (a syslog
+    section in a daemon's log, dmesg under a trainer's output) is read by the generic
+    reader (its time, level and message), rather than dated by the line before it.
+    Indented lines stay continuations: records continue that way in every format."""
+    status = pl.col("status")
+    if not done.select((status == INHERIT).any()).item():
+        return done
+    candidate = (status == INHERIT) & ~pl.col("raw").str.contains(r"^\s")
+    rows = done.with_row_index("_row").filter(candidate)
+    if rows.height == 0:
+        return done
+    lead = rows.select("_row", _lead=pl.col("raw").str.extract(STAMP, 1)).filter(
+        pl.col("_lead").is_not_null() & _OWN_STAMP
+    )
+    if lead.height == 0:
+        return done
+    own = (
+        GENERIC.parse(rows.join(lead.select("_row"), on="_row").lazy(), ctx)
+        .collect()
+        .filter(pl.col("status").is_null() & pl.col("ts").is_not_null())
+        .select("_row", "ts", "severity", "source", "message")
+    )
+    if own.height == 0:
+        return done
+    got = done.with_row_index("_row").join(
+        own, on="_row", how="left", suffix="_own", maintain_order="left"
+    )
+    mine = pl.col("ts_own").is_not_null()
+    return got.with_columns(
+        ts=pl.coalesce("ts_own", "ts"),
+        severity=pl.coalesce("severity_own", "severity"),
+        source=pl.when(mine).then(pl.col("source_own")).otherwise(pl.col("source")),
+        message=pl.when(mine).then(pl.col("message_own")).otherwise(pl.col("message")),
+        status=pl.when(mine).then(None).otherwise(pl.col("status")),
+    ).drop("_row", "ts_own", "severity_own", "source_own", "message_own")
 
 
 def _keep_recognised(
