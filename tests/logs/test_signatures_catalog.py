@@ -934,6 +934,17 @@ POSITIVES: list[tuple[str, str, dict[str, str]]] = [
         "systemd-unit-failed",
         {"result": "signal"},
     ),
+    # ... and as a syslog or journal reader gives it, the `systemd[1]:` tag taken off.
+    (
+        "kubelet.service: Main process exited, code=exited, status=1/FAILURE",
+        "systemd-unit-failed",
+        {"unit": "kubelet.service"},
+    ),
+    (
+        "Failed to start NVIDIA fabric manager service.",
+        "systemd-unit-failed",
+        {"description": "NVIDIA fabric manager service"},
+    ),
     # IPoIB's transmit timeout (ipoib_timeout's wording), CUDA finding no usable driver,
     # and PyTorch's warning after an NCCL timeout.
     (
