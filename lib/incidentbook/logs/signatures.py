@@ -360,9 +360,12 @@ def _match_distinct(distinct: pl.DataFrame, column: str, catalog: Catalog) -> pl
             continue
         fields = signature.fields
         groups = text.str.extract_groups(signature.pattern)
+        # The Xid code: `xid`, or a group named `..._xid` where a line states it otherwise
+        # (a pattern names each group once: `RC all channels for critical error 79`).
+        coded = [f for f in fields if f == "xid" or f.endswith("_xid")]
         xid = (
-            groups.struct.field("xid").cast(pl.Int64, strict=False)
-            if "xid" in fields
+            pl.coalesce(*(groups.struct.field(f) for f in coded)).cast(pl.Int64, strict=False)
+            if coded
             else pl.lit(None, pl.Int64)
         )
         named = [groups.struct.field(f) for f in ("pci", "device", "smi_pci") if f in fields]
