@@ -98,7 +98,7 @@ CLASS_SIGNATURES: dict[str, tuple[str, ...]] = {
     "edac": ("edac-memory-error",),
     "kernel-panic": ("kernel-panic", "kernel-oops"),
     "kernel-warning": ("kernel-warning",),
-    "segfault": ("process-segfault",),
+    "segfault": ("process-segfault", "trainer-crash"),
     "thermal": ("cpu-thermal-throttle", "gpu-clock-slowdown"),
     "slurm-node-fail": ("slurm-node-fail", "slurm-node-not-responding"),
     "slurm-oom": ("slurm-out-of-memory",),
@@ -108,7 +108,12 @@ CLASS_SIGNATURES: dict[str, tuple[str, ...]] = {
     "slurm-task-failed": ("slurm-task-failed", "slurm-job-failed", "slurm-out-of-memory"),
     "slurm-controller": ("slurm-controller-unreachable",),
     "slurm-config": ("slurm-config-error",),
-    "k8s-gpu": ("k8s-gpu-unhealthy", "gpu-monitoring-error", "nvidia-xid"),
+    "k8s-gpu": (
+        "k8s-gpu-unhealthy",
+        "k8s-device-plugin-error",
+        "gpu-monitoring-error",
+        "nvidia-xid",
+    ),
     "dcgm-hostengine": ("gpu-monitoring-error",),
     "trainer-crash": (
         "trainer-crash",
@@ -147,6 +152,8 @@ CLASS_SIGNATURES: dict[str, tuple[str, ...]] = {
     "bmc-processor": ("bmc-processor-error", "machine-check"),
     "bmc-temperature": ("bmc-temperature-critical", "bmc-power-supply-failure"),
     "bmc-watchdog": ("bmc-watchdog-reset",),
+    "gpfs": ("gpfs-error",),
+    "systemd-unit-failed": ("systemd-unit-failed", "fabric-manager-error"),
 }
 
 Expect = Literal["error", "warning", "benign"]
