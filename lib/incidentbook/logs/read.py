@@ -59,7 +59,6 @@ from incidentbook.logs.data import (
     Recognise,
 )
 from incidentbook.logs.formats import (
-    INHERIT,
     LOG_FORMATS,
     SKIP,
     Context,
@@ -69,10 +68,16 @@ from incidentbook.logs.formats import (
     register,
     to_us,
 )
-from incidentbook.logs.formats.generic import GENERIC, STAMP
 from incidentbook.logs.formats.slurm import SACCT_STATE_SEVERITY, expand_hostlist
 from incidentbook.logs.severity import LEVELS
-from incidentbook.logs.timing import TimeNotes, hosts_of_ranks, infer_times, place_boot_relative
+from incidentbook.logs.timing import (
+    TimeNotes,
+    hosts_of_ranks,
+    infer_times,
+    may_hold_foreign_lines,
+    own_times,
+    place_boot_relative,
+)
 from incidentbook.window import TimeWindow
 
 BootTimes = dict[str, datetime | list[datetime]]
@@ -359,8 +364,8 @@ def _parse_group(
     report.skipped += blanks
     nonblank = lines.filter(~blank) if blanks else lines  # (most files have none: no copy)
     done = fmt.parse(nonblank.lazy(), ctx).collect()
-    if _foreign_lines_possible(fmt):
-        done = _own_times(done, ctx)
+    if may_hold_foreign_lines(fmt):
+        done = own_times(done, ctx)
     if fmt.facts is not None:
         _read_facts(fmt, nonblank, files, ctx, facts, report)
     done = done.with_columns(
@@ -378,8 +383,8 @@ def _parse_group(
     done = infer_times(done, fmt, [f.mtime_us for f in files], host_is_list)
     done = hosts_of_ranks(done, ranks)
     if fmt.name == "unknown" and recognise is not None:
-        done = _keep_recognised(done, recognise, [f.mtime_us for f in files])
-        report.recognised += int(done.select(pl.col("_inferred").is_not_null().sum()).item())
+        done, kept = _keep_recognised(done, recognise, [f.mtime_us for f in files])
+        report.recognised += kept
 
     # Count what was not read, then keep the window.
     if "_kept" in done.columns:
@@ -461,66 +466,18 @@ def _parse_group(
     )
 
 
-def _foreign_lines_possible(fmt: LogFormat) -> bool:
-    """Whether a file of this format may hold lines of another that carry their own time
-    (a paste of several tools' output into one file). Not the generic readers (they read
-    every stamp already), nor reports read as facts, sacct tables or unknown files."""
-    return not fmt.fallback and fmt.facts is None and fmt.name not in {"unknown", "slurm-sacct"}
-
-
-# A stamp at a line's start, after at most one token (`[`, `<13>`, `node01: `).
-_OWN_STAMP = pl.col("_lead").str.contains(r"^\S{0,24}\s?$")
-
-
-def _own_times(done: pl.DataFrame, ctx: Context) -> pl.DataFrame:
-    """Lines the file's format took for continuations (status INHERIT) that start with a
-    time of their own keep it: another tool's output pasted into the file (a syslog
-    section in a daemon's log, dmesg under a trainer's output) is read by the generic
-    reader (its time, level and message), rather than dated by the line before it.
-    Indented lines stay continuations: records continue that way in every format."""
-    status = pl.col("status")
-    if not done.select((status == INHERIT).any()).item():
-        return done
-    candidate = (status == INHERIT) & ~pl.col("raw").str.contains(r"^\s")
-    rows = done.with_row_index("_row").filter(candidate)
-    if rows.height == 0:
-        return done
-    lead = rows.select("_row", _lead=pl.col("raw").str.extract(STAMP, 1)).filter(
-        pl.col("_lead").is_not_null() & _OWN_STAMP
-    )
-    if lead.height == 0:
-        return done
-    own = (
-        GENERIC.parse(rows.join(lead.select("_row"), on="_row").lazy(), ctx)
-        .collect()
-        .filter(pl.col("status").is_null() & pl.col("ts").is_not_null())
-        .select("_row", "ts", "severity", "source", "message")
-    )
-    if own.height == 0:
-        return done
-    got = done.with_row_index("_row").join(
-        own, on="_row", how="left", suffix="_own", maintain_order="left"
-    )
-    mine = pl.col("ts_own").is_not_null()
-    return got.with_columns(
-        ts=pl.coalesce("ts_own", "ts"),
-        severity=pl.coalesce("severity_own", "severity"),
-        source=pl.when(mine).then(pl.col("source_own")).otherwise(pl.col("source")),
-        message=pl.when(mine).then(pl.col("message_own")).otherwise(pl.col("message")),
-        status=pl.when(mine).then(None).otherwise(pl.col("status")),
-    ).drop("_row", "ts_own", "severity_own", "source_own", "message_own")
-
-
 def _keep_recognised(
     done: pl.DataFrame, recognise: Recognise, file_times: list[int | None]
-) -> pl.DataFrame:
+) -> tuple[pl.DataFrame, int]:
     """Lines of a file in no known format that `recognise` knows (a signature matches
     them) are kept, dated by their file's modification time and marked inferred: an error
     line pasted into a file of notes, or a scheduler's message alone in a file, is
-    evidence whatever surrounds it. The other lines stay counted as an unknown format's."""
+    evidence whatever surrounds it. The other lines stay counted as an unknown format's.
+    Returns the frame and how many lines were kept."""
     known = recognise(done.get_column("message")).fill_null(False)
     mtime = pl.lit(pl.Series(file_times, dtype=pl.Int64)).gather(pl.col("fid"))
     keep = pl.lit(known) & mtime.is_not_null()
+    kept = int(done.select(keep.sum()).item())
     return done.with_columns(
         ts=pl.when(keep)
         .then(pl.from_epoch(mtime, time_unit="us").dt.replace_time_zone("UTC"))
@@ -528,7 +485,7 @@ def _keep_recognised(
         .cast(UTC_US),
         status=pl.when(keep).then(None).otherwise(pl.col("status")),
         _inferred=pl.when(keep).then(pl.lit("file")).otherwise(pl.col("_inferred")),
-    )
+    ), kept
 
 
 def _read_facts(

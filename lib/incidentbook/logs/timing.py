@@ -19,6 +19,9 @@ a date) take the time of the nearest line before them in their file that has one
 its host, rank and, for formats whose continuations belong to the record, its level);
 lines before any such line take the time of the first one after them; in a format with
 `file_time`, a file with no time at all gives its lines its modification time.
+
+Lines of another tool pasted among a format's lines (its continuations, to that format)
+that start with a stamp of their own keep it: own_times reads them with the generic reader.
 """
 
 from __future__ import annotations
@@ -30,7 +33,8 @@ import numpy as np
 import polars as pl
 
 from incidentbook.logs.data import NO_BOOT_TIME, NO_TIMESTAMP, UTC_US
-from incidentbook.logs.formats import INHERIT, NEEDS_BOOT, SKIP, LogFormat
+from incidentbook.logs.formats import INHERIT, NEEDS_BOOT, SKIP, Context, LogFormat
+from incidentbook.logs.formats.generic import GENERIC, STAMP
 
 AGREE_US = 2_000_000  # boot times stated by lines agree when within two seconds
 RESTART_US = 1_000_000  # a boot's first messages are within a second of its start
@@ -217,3 +221,53 @@ def hosts_of_ranks(done: pl.DataFrame, ranks: dict[int, str] | None) -> pl.DataF
         mapped = pl.col("rank").replace_strict(ranks, default=None, return_dtype=pl.String)
         done = done.with_columns(host=pl.coalesce(pl.col("host"), mapped))
     return done
+
+
+def may_hold_foreign_lines(fmt: LogFormat) -> bool:
+    """Whether a file of this format may hold lines of another that carry their own time
+    (a paste of several tools' output into one file). Not the generic readers (they read
+    every stamp already), nor reports read as facts, sacct tables or unknown files."""
+    return not fmt.fallback and fmt.facts is None and fmt.name not in {"unknown", "slurm-sacct"}
+
+
+# A stamp at a line's start, after at most one token (`[`, `<13>`, `node01: `).
+_OWN_STAMP = pl.col("_lead").str.contains(r"^\S{0,24}\s?$")
+
+
+def own_times(done: pl.DataFrame, ctx: Context) -> pl.DataFrame:
+    """Lines the file's format took for continuations (status INHERIT) that start with a
+    time of their own keep it: another tool's output pasted into the file (a syslog
+    section in a daemon's log, dmesg under a trainer's output) is read by the generic
+    reader (its time, level and message), rather than dated by the line before it.
+    Indented lines stay continuations: records continue that way in every format."""
+    status = pl.col("status")
+    if not done.select((status == INHERIT).any()).item():
+        return done
+    candidate = (status == INHERIT) & ~pl.col("raw").str.contains(r"^\s")
+    rows = done.with_row_index("_row").filter(candidate)
+    if rows.height == 0:
+        return done
+    lead = rows.select("_row", _lead=pl.col("raw").str.extract(STAMP, 1)).filter(
+        pl.col("_lead").is_not_null() & _OWN_STAMP
+    )
+    if lead.height == 0:
+        return done
+    own = (
+        GENERIC.parse(rows.join(lead.select("_row"), on="_row").lazy(), ctx)
+        .collect()
+        .filter(pl.col("status").is_null() & pl.col("ts").is_not_null())
+        .select("_row", "ts", "severity", "source", "message")
+    )
+    if own.height == 0:
+        return done
+    got = done.with_row_index("_row").join(
+        own, on="_row", how="left", suffix="_own", maintain_order="left"
+    )
+    mine = pl.col("ts_own").is_not_null()
+    return got.with_columns(
+        ts=pl.coalesce("ts_own", "ts"),
+        severity=pl.coalesce("severity_own", "severity"),
+        source=pl.when(mine).then(pl.col("source_own")).otherwise(pl.col("source")),
+        message=pl.when(mine).then(pl.col("message_own")).otherwise(pl.col("message")),
+        status=pl.when(mine).then(None).otherwise(pl.col("status")),
+    ).drop("_row", "ts_own", "severity_own", "source_own", "message_own")
