@@ -187,3 +187,30 @@ def test_bad_extension_names_the_signature_and_the_fault(tmp_path):
     )
     with pytest.raises(CatalogError, match=r"bad-one.*does not compile"):
         load_catalog(ext)
+
+
+def test_what_a_line_says_outranks_what_its_xid_usually_means(catalog):
+    # Xid 154 is informational as a code, but the action it names is the news: a reset
+    # or reboot now required is an error; a return to no action is not.
+    lines = [
+        "NVRM: Xid (PCI:0000:01:00): 154, GPU recovery action changed from 0x0 (None) to 0x1 "
+        "(GPU Reset Required)",
+        "NVRM: Xid (PCI:0000:01:00): 154, GPU recovery action changed from 0x1 (GPU Reset "
+        "Required) to 0x0 (None)",
+    ]
+    got = match(pl.DataFrame({"message": lines}), catalog)
+    assert got.get_column("xid").to_list() == [154, 154]
+    assert got.get_column("signature_severity").to_list() == ["error", "info"]
+
+
+def test_an_nccl_warning_that_a_feature_is_off_is_information(catalog):
+    lines = [
+        "z292:58192:58200 [2] /long_pathname_so_that_rpms_can_package_the_debug_info/src/rccl/"
+        "build/hipify/src/init.cc:2065 NCCL WARN MSCCL++: Cannot enable MSCCL++; environment "
+        "is not MSCCL compatible",
+        "gpu1:1234:5678 [0] NCCL WARN NET/IB : Got completion from peer 10.0.0.2<36482> with "
+        "error 12, opcode 0, len 0, vendor err 129",
+    ]
+    got = match(pl.DataFrame({"message": lines}), catalog)
+    assert got.get_column("signature").to_list() == ["nccl-error", "nccl-ib-error"]
+    assert got.get_column("signature_severity").to_list()[0] == "info"

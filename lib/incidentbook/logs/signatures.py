@@ -310,8 +310,9 @@ _MATCHED = {
 }
 
 
-def _severity(signature: Signature, groups: pl.Expr, fields: list[str]) -> pl.Expr:
-    """A matched line's severity by its signature's severity_by rules (else its own)."""
+def _rule_severity(signature: Signature, groups: pl.Expr) -> pl.Expr:
+    """A matched line's severity by the first of its signature's severity_by rules that
+    applies; null when none does."""
     chain = None
     for rule in signature.severity_by:
         value = groups.struct.field(rule.field)
@@ -320,13 +321,12 @@ def _severity(signature: Signature, groups: pl.Expr, fields: list[str]) -> pl.Ex
             applies = applies & value.str.to_lowercase().is_in([v.lower() for v in rule.equals])
         step = pl.lit(rule.severity, pl.String)
         chain = pl.when(applies).then(step) if chain is None else chain.when(applies).then(step)
-    own = pl.lit(signature.severity, pl.String)
-    return chain.otherwise(own) if chain is not None else own
+    return chain.otherwise(None) if chain is not None else pl.lit(None, pl.String)
 
 
 def _match_distinct(distinct: pl.DataFrame, column: str, catalog: Catalog) -> pl.DataFrame:
     """Each distinct text that takes a signature, with its signature, fields, xid, pci and
-    severity (the line's own: its Xid code's, its signature's severity_by rule's, or the
+    severity (the line's own: its signature's severity_by rule's, its Xid code's, or the
     signature's)."""
     text = pl.col(column)
     tagged = distinct.with_row_index("_row")
@@ -378,9 +378,12 @@ def _match_distinct(distinct: pl.DataFrame, column: str, catalog: Catalog) -> pl
                 # The device the line is about: the signature's own group, else the first
                 # PCI address the line names.
                 pci=pl.coalesce(*named, text.str.extract(_PCI, 1)),
+                # What the line says (a severity_by rule) before what its Xid code
+                # usually means, before the signature's own severity.
                 signature_severity=pl.coalesce(
+                    _rule_severity(signature, groups),
                     xid.replace_strict(xids, default=None, return_dtype=pl.String),
-                    _severity(signature, groups, fields),
+                    pl.lit(signature.severity, pl.String),
                 ),
             )
         )
