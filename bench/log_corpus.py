@@ -56,7 +56,7 @@ WINDOW = ("1970-01-02T00:00:00Z", "2100-01-01T00:00:00Z")
 # bus); a class missing here accepts any signature of severity warning or worse.
 CLASS_SIGNATURES: dict[str, tuple[str, ...]] = {
     "nvidia-xid": ("nvidia-xid",),
-    "gpu-fallen-off-bus": ("gpu-fallen-off-bus", "nvidia-xid"),
+    "gpu-fallen-off-bus": ("gpu-fallen-off-bus", "nvidia-xid", "amdgpu-fault"),
     "gsp-timeout": ("gpu-gsp-timeout", "gpu-reset-required", "nvidia-xid"),
     "gpu-reset-required": ("gpu-reset-required", "gpu-gsp-timeout", "nvidia-xid"),
     "gpu-memory-error": (
@@ -75,7 +75,14 @@ CLASS_SIGNATURES: dict[str, tuple[str, ...]] = {
     "nvme-timeout": ("nvme-io-timeout", "nvme-controller-down"),
     "nvme-error": ("nvme-error", "nvme-io-timeout", "nvme-controller-down", "block-io-error"),
     "block-io-error": ("block-io-error", "nvme-error"),
-    "filesystem-error": ("local-filesystem-error", "block-io-error"),
+    # any filesystem's: a local one, a network one's client (Lustre, NFS, BeeGFS, Ceph, GPFS)
+    "filesystem-error": (
+        "local-filesystem-error",
+        "block-io-error",
+        "shared-filesystem-error",
+        "lustre-lnet-error",
+        "gpfs-error",
+    ),
     "lustre-lnet": ("lustre-lnet-error", "shared-filesystem-error"),
     "nfs-error": ("shared-filesystem-error",),
     "ib-hca-error": ("ib-hca-error", "nic-link-down"),
@@ -86,7 +93,8 @@ CLASS_SIGNATURES: dict[str, tuple[str, ...]] = {
         "nccl-watchdog-exception",
         "nccl-watchdog-stuck",
     ),
-    "nccl-error": ("nccl-error", "nccl-ib-error", "nccl-watchdog-exception"),
+    # NCCL's warnings of a CUDA failure are CUDA errors first (the catalog's order)
+    "nccl-error": ("nccl-error", "nccl-ib-error", "nccl-watchdog-exception", "cuda-error"),
     "cuda-error": ("cuda-error", "cuda-fatal-error", "cuda-abort", "cuda-ecc-error"),
     "cuda-oom": ("cuda-out-of-memory",),
     "host-oom-kill": ("host-oom-kill",),
@@ -101,7 +109,8 @@ CLASS_SIGNATURES: dict[str, tuple[str, ...]] = {
     "segfault": ("process-segfault", "trainer-crash"),
     "thermal": ("cpu-thermal-throttle", "gpu-clock-slowdown"),
     "slurm-node-fail": ("slurm-node-fail", "slurm-node-not-responding"),
-    "slurm-oom": ("slurm-out-of-memory",),
+    # a step killed by the kernel's or the cgroup's OOM killer, or the shell reporting it
+    "slurm-oom": ("slurm-out-of-memory", "host-oom-kill", "process-fatal-signal"),
     "slurm-timeout": ("slurm-timeout", "slurm-job-killed"),
     "slurm-job-cancelled": ("slurm-job-killed", "slurm-timeout", "slurm-node-fail"),
     "slurm-job-failed": ("slurm-job-failed", "slurm-task-failed"),
@@ -124,6 +133,7 @@ CLASS_SIGNATURES: dict[str, tuple[str, ...]] = {
         "process-segfault",
         "process-fatal-signal",
         "dataloader-worker-died",
+        "slurm-task-failed",
     ),
     "fatal-signal": ("process-fatal-signal", "trainer-crash"),
     "dataloader-worker": ("dataloader-worker-died",),
@@ -134,7 +144,13 @@ CLASS_SIGNATURES: dict[str, tuple[str, ...]] = {
     "ucx-error": ("ucx-error",),
     "mpi-warning": ("mpi-warning",),
     "nvidia-peermem": ("nvidia-peermem-error",),
-    "container-gpu-error": ("container-gpu-error",),
+    # the GPU container failing to start: its runtime, a driver mismatch it reports, the
+    # kubelet restarting it
+    "container-gpu-error": (
+        "container-gpu-error",
+        "nvidia-driver-mismatch",
+        "k8s-container-crashloop",
+    ),
     "checkpoint-write-failure": ("storage-write-failure",),
     "nan-loss": ("training-nan-loss",),
     "nvidia-smi-no-driver": (
