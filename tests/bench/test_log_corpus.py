@@ -84,7 +84,7 @@ def result():
 
 def test_the_goals_are_met_on_the_whole_corpus(result):
     catalog, readers = result["ways"]["catalog"], result["ways"]["readers"]
-    # Measured on the whole corpus (dev and holdout): catalog 0.970, readers 0.943.
+    # Measured on the core corpus (dev and holdout, reach apart): catalog 0.954, readers 0.949.
     assert catalog["total"]["recall"] >= 0.95
     assert readers["total"]["recall"] >= 0.9
     assert catalog["total"]["false_matches"] == readers["total"]["false_matches"] == 0
