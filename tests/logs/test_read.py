@@ -822,3 +822,17 @@ def test_a_pasted_line_of_another_tool_keeps_its_own_time(tmp_path):
     assert got[2][1:] == (utc(2025, 2, 23, 4, 30), False, "err")
     assert got[3][1:3] == (utc(2025, 2, 23, 4, 30), True)  # the indented line continues
     assert "generic-yearless" in report.yearless_formats
+
+
+def test_a_bmc_row_with_an_impossible_time_is_counted_not_dropped(tmp_path):
+    rows = (
+        "   1 | 13/45/2020 | 25:00:00 | Fan #1 | Lower Critical going low | Asserted\n"
+        "   2 | 06/03/2014 | 17:38:06 | Fan #0x0c | Redundancy Lost | Asserted\n"
+        "   3 | 06/03/2014 | 17:38:07 | Fan #0x0c | Redundancy Lost | Asserted\n"
+    )
+    frame, report = one(
+        tmp_path, rows, name="sel.txt", w=window("2014-01-01T00:00Z", "2015-01-01T00:00Z")
+    )
+    assert report.files == {"sel.txt": "bmc-sel"} and balanced(report)
+    assert report.unreadable == {BAD_TIMESTAMP: 1} and report.examples[BAD_TIMESTAMP] == "sel.txt:1"
+    assert frame.height == 2

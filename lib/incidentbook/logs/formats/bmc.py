@@ -36,9 +36,7 @@ def _ipmitool(g, ctx) -> dict[str, pl.Expr]:
     four = local_time(stamp, "%m/%d/%Y %H:%M:%S", ctx)
     two = local_time(stamp, "%m/%d/%y %H:%M:%S", ctx)
     twelve = local_time(stamp, "%m/%d/%Y %I:%M:%S %p", ctx)
-    ts = pl.coalesce(
-        pl.when(g("date").str.len_chars() == 10).then(pl.coalesce(four, twelve)).otherwise(two)
-    )
+    ts = pl.when(g("date").str.len_chars() == 10).then(pl.coalesce(four, twelve)).otherwise(two)
     return {
         "ts": ts,
         "status": pl.when(g("date").is_null()).then(pl.lit(INHERIT)),

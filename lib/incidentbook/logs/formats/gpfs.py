@@ -30,9 +30,9 @@ _ISO = Rule(
     _NODE + r"(?P<ts>\d{4}-\d\d-\d\d_\d\d:\d\d:\d\d(?:\.\d{1,6})?[+-]\d{4}): "
     r"(?:\[(?P<level>[INWEX])\] ?)?",
     lambda g, ctx: {
-        "ts": g("ts")
-        .str.to_datetime("%Y-%m-%d_%H:%M:%S%.f%z", time_zone="UTC", time_unit="us", strict=False)
-        .dt.cast_time_unit("us"),
+        "ts": g("ts").str.to_datetime(
+            "%Y-%m-%d_%H:%M:%S%.f%z", time_zone="UTC", time_unit="us", strict=False
+        ),
         "severity": _level(g),
         "host": g("host"),
     },
