@@ -208,3 +208,29 @@ def test_bug_report_is_read_as_the_hosts_logs(tmp_path):
     wide = read_logs(tmp_path / "logs", WIDE)
     analysis = analyze_logs(wide.frame, WIDE, None, load_catalog(), 1, facts=wide.facts)
     assert "gpu-ecc-error" in analysis.signatures.get_column("key").to_list()
+
+
+def test_a_log_line_padded_like_a_report_key_is_not_read_as_a_report(tmp_path):
+    """`ERROR     : ...` (a monitoring agent's log line, padded as nvidia-smi pads its keys)
+    is a log line: a report's keys at the start of a line have lower-case letters, the rest
+    are indented. Read as nvidia-smi -q, the line was swallowed as a report fact."""
+    # https://github.com/ovis-hpc/ldms/issues/1636
+    line = (
+        "ERROR     : dcgm_sampler dcgmConnect() failed: Host engine connection "
+        "invalid/disconnected(-21)"
+    )
+    path = tmp_path / "logs" / "node1" / "ldmsd.log"
+    path.parent.mkdir(parents=True)
+    path.write_text(line + "\n", encoding="utf-8")
+    os.utime(path, (WRITTEN.timestamp(), WRITTEN.timestamp()))
+    catalog = load_catalog()
+    logs = read_logs(
+        tmp_path / "logs",
+        WIDE,
+        recognise=lambda m: (
+            match(pl.DataFrame({"message": m}), catalog).get_column("signature").is_not_null()
+        ),
+    )
+    assert logs.receipt.files["node1/ldmsd.log"] != "nvidia-smi"
+    assert logs.frame.get_column("raw").to_list() == [line]
+    assert match(logs.frame, catalog).get_column("signature").to_list() == ["gpu-monitoring-error"]

@@ -209,7 +209,10 @@ NVIDIA_SMI = LogFormat(
         r"CUDA Version\s+: ",
         r"Attached GPUs\s+: \d+",
         r"GPU [0-9A-Fa-f]{4,8}:[0-9A-Fa-f]{2}:[0-9A-Fa-f]{2}\.[0-7]\s*$",
-        r"\s*[A-Z][\w ./()-]*?\s{2,}: \S",
+        # A key at the start of a line has a lower-case letter: `ERROR     : ...` is a
+        # log line, not a report's key (those are indented, or listed above).
+        r"\s+[A-Z][\w ./()-]*?\s{2,}: \S",
+        r"[A-Z][\w ./()-]*?[a-z][\w ./()-]*?\s{2,}: \S",
         r"\s+[A-Z][\w ./()-]*$",
         r"\[\.\.\.\]$",
     ),
