@@ -568,8 +568,8 @@ POSITIVES: list[tuple[str, str, dict[str, str]]] = [
     (
         "gpu-07:1234:5678 [3] NCCL WARN Call to ibv_modify_qp failed with error Connection "
         "timed out",
-        "nccl-error",
-        {"nccl_warning": "Call to ibv_modify_qp failed with error Connection timed out"},
+        "nccl-ib-error",
+        {"ibv_call": "ibv_modify_qp"},
     ),
     # host memory and the scheduler
     (
@@ -1991,6 +1991,308 @@ POSITIVES += [
         "kernel-warning",
         {"cpu": "0", "location": "fs/nfsd/nfs4recover.c:545"},
     ),
+    # https://github.com/mej/nhc/issues/161
+    (
+        "2025-06-11T19:12:23.050922+00:00 cpu001 nhc[1013622]: Health check failed:  Script "
+        "timed out.",
+        "node-health-check-failed",
+        {"nhc_reason": "Script timed out."},
+    ),
+    (
+        "[2025-06-11T19:12:28.063] error: health_check killed by signal 9 output:",
+        "node-health-check-failed",
+        {"hc_signal": "9"},
+    ),
+    # https://github.com/mej/nhc/issues/147
+    (
+        "ERROR:  nhc:  Health check failed:  Check check_xid_errors returned 1",
+        "node-health-check-failed",
+        {"nhc_reason": "Check check_xid_errors returned 1"},
+    ),
+    (
+        "Node Health Check failed.  Check check_xid_errors returned 1",
+        "node-health-check-failed",
+        {},
+    ),
+    # the syslog reader's message, without its program tag
+    (
+        "Health check failed:  Script timed out.",
+        "node-health-check-failed",
+        {"bare_reason": "Script timed out."},
+    ),
+    ("Found XID errors: 63", "nvidia-xid", {"found_xid": "63"}),
+    # https://github.com/ComputeCanada/puppet-magic_castle/issues/361
+    (
+        "May 23 12:49:52 mgmt1.int.p2-ecole.calculquebec.cloud slurmctld[80708]: slurmctld: "
+        "drain_nodes: node nodegpu1 state set to DRAIN",
+        "slurm-node-drained",
+        {"drain_node": "nodegpu1"},
+    ),
+    (
+        "May 23 12:49:52 mgmt1.int.p2-ecole.calculquebec.cloud slurmctld[80708]: slurmctld: "
+        "error: _slurm_rpc_node_registration node=nodegpu1: Invalid argument",
+        "slurm-node-drained",
+        {"reg_node": "nodegpu1", "reg_error": "Invalid argument"},
+    ),
+    (
+        "May 23 12:49:52 mgmt1.int.p2-ecole.calculquebec.cloud slurmctld[80708]: slurmctld: "
+        "_node_config_validate: gres/gpu: Count changed on node nodegpu1 (4 != 3)",
+        "slurm-gpu-count-low",
+        {"node": "nodegpu1", "was": "4", "now": "3"},
+    ),
+    # the GPU count outranks the node being set aside, in the same line
+    (
+        "May 23 12:49:52 mgmt1.int.p2-ecole.calculquebec.cloud slurmctld[80708]: slurmctld: "
+        "error: Setting node nodegpu1 state to INVAL with reason:gres/gpu count reported lower "
+        "than configured (3 < 4)",
+        "slurm-gpu-count-low",
+        {"found": "3", "configured": "4"},
+    ),
+    # https://github.com/clusterinthecloud/terraform/issues/11 (sinfo)
+    (
+        "compute*     up   infinite      3  drain compute[001-003]",
+        "slurm-node-drained",
+        {"sinfo_state": "drain"},
+    ),
+    # https://github.com/aws-samples/aws-plugin-for-slurm/issues/10 (sinfo -R)
+    (
+        "Low socket*core*thre root      2019-05-07T18:16:10 ip-10-0-1-[6-7]",
+        "slurm-node-drained",
+        {"reason_user": "root", "reason_nodes": "ip-10-0-1-[6-7]"},
+    ),
+    # https://github.com/awslabs/awsome-distributed-ai/issues/195 (scontrol show node)
+    (
+        "   Reason=gres/gpu count reported lower than configured (0 < 1) "
+        "[slurm@2024-12-19T11:03:34]",
+        "slurm-gpu-count-low",
+        {"found": "0", "configured": "1"},
+    ),
+    ("   Reason=Kill task failed [root@2024-12-19T11:03:34]", "slurm-node-fail", {}),
+    (
+        "   Reason=Not responding [slurm@2024-12-19T11:03:34]",
+        "slurm-node-drained",
+        {"node_reason": "Not responding", "reason_by": "slurm"},
+    ),
+    # https://github.com/ComputeCanada/puppet-magic_castle/issues/27
+    (
+        "Feb 20 18:59:13 node2.int.rubberducky.calculquebec.cloud slurmd[57977]: fatal: "
+        "gres.conf duplicate records for gpu",
+        "slurm-daemon-fatal",
+        {"fatal": "gres.conf duplicate records for gpu"},
+    ),
+    # https://github.com/kubernetes/node-problem-detector/pull/22
+    (
+        "  10s\t10s\t1\t{kernel-monitor e2e-test-lantaol-minion-group-29qf}\t\tWarning\t"
+        "KernelPanic\tdivide error: 0000 [#1] SMP",
+        "node-problem-detected",
+        {"problem": "KernelPanic"},
+    ),
+    (
+        "  KernelDeadlock   True    Mon, 01 Jan 2024 00:00:00 +0000   DockerHung   docker hung",
+        "node-problem-detected",
+        {"condition": "KernelDeadlock"},
+    ),
+    # https://github.com/NVIDIA/k8s-device-plugin/issues/302
+    (
+        "Taints:             node.kubernetes.io/unreachable:NoExecute",
+        "k8s-node-not-ready",
+        {"taint": "unreachable"},
+    ),
+    # https://github.com/leptonai/gpud/pull/482 (ibstat)
+    ("        Physical state: Polling", "nic-link-down", {"phys_state": "Polling"}),
+    # https://github.com/leptonai/gpud/pull/752
+    (
+        "ibpanic: [1323906] main: stat of IB device 'mlx5_8' failed: No such file or directory",
+        "ib-hca-error",
+        {"ibpanic": "main: stat of IB device 'mlx5_8' failed: No such file or directory"},
+    ),
+    # https://github.com/NVIDIA/k8s-device-plugin/issues/414
+    (
+        "2023/06/12 09:21:25 No devices found. Waiting indefinitely.",
+        "k8s-device-plugin-error",
+        {"no_devices": "No devices found. Waiting indefinitely"},
+    ),
+    # https://github.com/NVIDIA/nvidia-container-toolkit/issues/32
+    (
+        "W0915 04:17:37.124843 17003 nvc.c:258] failed to detect NVIDIA devices",
+        "container-gpu-error",
+        {"nvc_error": "failed to detect NVIDIA devices"},
+    ),
+    # https://github.com/kubernetes/kubernetes/issues/123491
+    (
+        "E0301 13:36:09.174372    3993 install.go:457] failed to verify GPU driver installation: "
+        "failed to verify GPU driver installation: exit status 6",
+        "nvidia-driver-install-failed",
+        {},
+    ),
+    # https://github.com/NVIDIA/DCGM/issues/34
+    (
+        "Failed to start DCGM Server: -7",
+        "gpu-monitoring-error",
+        {"dcgm_start": "Failed to start DCGM Server"},
+    ),
+    # https://github.com/NVIDIA/DCGM/issues/49 (dcgmi diag's table)
+    (
+        "| PCIe                      | Fail - All                                     |",
+        "gpu-diagnostic-failure",
+        {"table_test": "PCIe"},
+    ),
+    (
+        "| Warning                   | GPU 0GPU 0's NvLink link 0 is currently down   |",
+        "nvlink-error",
+        {"down_link": "0"},
+    ),
+    # https://github.com/jamesstringer90/Easy-GPU-PV/issues/276
+    (
+        "Error: nvmlDeviceGetHandleByIndex(): Unknown Error",
+        "gpu-fallen-off-bus",
+        {"nvml_lost": "Unknown Error"},
+    ),
+    # https://github.com/leptonai/gpud/pull/1151
+    (
+        '        "reason": "NVIDIA-H100-80GB-HBM3 checked fabric state; fabric manager found but '
+        'not active",',
+        "fabric-manager-error",
+        {},
+    ),
+    # https://github.com/meta-pytorch/torchtune/issues/1107
+    (
+        "[rank0]:[E ProcessGroupNCCL.cpp:1537] [PG 0 Rank 0] Timeout at NCCL work: 315, last "
+        "enqueued NCCL work: 315, last completed NCCL work: 314.",
+        "nccl-watchdog-timeout",
+        {"timeout_work": "315"},
+    ),
+    # https://github.com/zai-org/ImageReward/issues/65
+    (
+        "65826-86bd789679-2dxbs:80746:80746 [3] transport/net_ib.cc:149 NCCL WARN NET/IB : "
+        "Unable to open device mlx5_59",
+        "nccl-ib-error",
+        {"ib_device": "mlx5_59"},
+    ),
+    # https://github.com/NVIDIA-NeMo/Speech/issues/12205
+    (
+        "kasago:1001461:1009571 [1] NCCL INFO comm 0x5575bbed4480 rank 0 nranks 1 cudaDev 1 "
+        "busId 2d000 - Abort COMPLETE",
+        "nccl-error",
+        {"nccl_abort": "Abort"},
+    ),
+    # https://github.com/ai4d-iasc/trixie/issues/58
+    (
+        "srun: error: Task launch for 36.0 failed on node cn131: Job credential expired",
+        "slurm-task-failed",
+        {"launch_step": "36.0", "launch_node": "cn131", "launch_reason": "Job credential expired"},
+    ),
+    # https://github.com/EleutherAI/gpt-neox/issues/482
+    (
+        "Exception: Skipped 50 iterations in a row due to Overflow - Exiting training.",
+        "training-nan-loss",
+        {},
+    ),
+    # https://github.com/allenai/OLMo/issues/737
+    (
+        "OSError: [Errno 5] Input/output error",
+        "block-io-error",
+        {"eio": "[Errno 5] Input/output error"},
+    ),
+    # bigscience-workshop/bigscience train/tr8b-104B/chronicles.md
+    (
+        "AssertionError: AnnealingLR: class input value 1e-06 and checkpointvalue 1e-05 for "
+        "minimum learning rate do not match",
+        "uncaught-exception",
+        {"exception": "AssertionError"},
+    ),
+    # https://github.com/allenai/OLMo/issues/552
+    (
+        "[2024-04-18 19:10:41] CRITICAL [olmo.util:158, rank=0] Uncaught OLMoThreadError: "
+        "generator thread data thread 3 failed",
+        "uncaught-exception",
+        {"uncaught": "OLMoThreadError"},
+    ),
+    # https://github.com/apache/mxnet/issues/6050
+    (
+        "[16:24:41] include/dmlc/logging.h:303: [16:24:41] src/io/local_filesys.cc:39: Check "
+        "failed: std::fwrite(ptr, 1, size, fp_) == size FileStream.Write incomplete",
+        "uncaught-exception",
+        {},
+    ),
+    (
+        "[rank3]: torch.distributed.elastic.rendezvous.api.RendezvousStateError: lost",
+        "uncaught-exception",
+        {"exception": "RendezvousStateError"},
+    ),
+    # NVIDIA/NVSentinel-style GSP boot failure in the driver's words
+    (
+        "[  115.083750] NVRM: GPU6 RmInitAdapter: Cannot initialize GSP firmware RM",
+        "gpu-gsp-timeout",
+        {},
+    ),
+    (
+        "[  894.457627] igb 0000:02:00.1 em2: Reset adapter",
+        "ethernet-tx-timeout",
+        {"reset_driver": "igb"},
+    ),
+    (
+        "[  126.415060] mlx5_core 0000:00:11.0: 0000:00:11.0:wait_func:790:(pid 4999): "
+        "ALLOC_UAR(0x802) timeout. Will cause a leak of a command resource",
+        "ib-hca-error",
+        {},
+    ),
+    (
+        "[  126.426965] mlx5_core 0000:00:11.0: 0000:00:11.0:pages_work_handler:443:(pid 3851): "
+        "give fail -110",
+        "ib-hca-error",
+        {},
+    ),
+    # https://github.com/kvcache-ai/Mooncake/issues/204
+    (
+        "E0331 12:03:04.222625 56060 rdma_endpoint.cpp:385] [Handshake] Failed to modify QP to "
+        "RTR, check mtu, gid, peer lid, peer qp num: Connection timed out [110]",
+        "rdma-connection-error",
+        {"qp_state": "RTR"},
+    ),
+    (
+        "rdma_cm event RDMA_CM_EVENT_UNREACHABLE, error -110",
+        "rdma-connection-error",
+        {"rdma_cm_event": "RDMA_CM_EVENT_UNREACHABLE"},
+    ),
+    # https://github.com/kubernetes-retired/kubernetes-anywhere/issues/504
+    (
+        "Dec 23 02:53:10 kubernetes-master docker[1859]: /usr/bin/docker: Error response from "
+        'daemon: rpc error: code = 2 desc = "containerd: container did not start before the '
+        'specified timeout".',
+        "container-start-failed",
+        {},
+    ),
+    # https://github.com/open-mpi/ompi/issues/4416
+    (
+        "[[1582,0],0] FORCE-TERMINATE AT Unreachable:-12 - error "
+        "../../../../../orte/mca/grpcomm/direct/grpcomm_direct.c(548)",
+        "mpi-warning",
+        {"orte_abort": "Unreachable:-12"},
+    ),
+    # https://github.com/NVIDIA/k8s-device-plugin/issues/65
+    ("2018/08/07 18:05:29 Failed to created FS watcher.", "k8s-device-plugin-error", {}),
+    # https://github.com/jax-ml/jax/issues/22747
+    (
+        "2024-07-30 01:35:14.107390: W external/xla/xla/service/gpu/runtime/support.cc:58] "
+        "Intercepted XLA runtime error:",
+        "trainer-crash",
+        {},
+    ),
+    # https://github.com/NVIDIA/DCGM/issues/272
+    (
+        "2026-01-16 09:50:02.437 WARN  [3279516:3279516] Error getting the graphics pids for GPU "
+        "0. Status = -32 skipping check. [/builds/dcgm/dcgm/nvvs/src/Software.cpp:598] "
+        "[Software::checkForGraphicsProcesses]",
+        "gpu-monitoring-error",
+        {"dcgm_level": "WARN"},
+    ),
+    # https://github.com/NVIDIA/gpu-operator/issues/378
+    (
+        "chroot: failed to run command 'nvidia-smi': No such file or directory",
+        "nvidia-driver-unavailable",
+        {"missing_smi": "nvidia-smi"},
+    ),
 ]
 
 # Near misses: ordinary lines that share words with a signature and must match nothing.
@@ -2077,6 +2379,30 @@ NEGATIVES: list[str] = [
     "  Normal  NodeReady  21m  kubelet, node-1  Node node-1 status is now: NodeReady",
     "  Ready            False   ContainersNotReady   containers with unready status: [trainer]",
     "node-2   Ready,SchedulingDisabled   <none>   4d   v1.28.2",
+    # Kubernetes: tolerations name the same taints as a node cut off; conditions that are False
+    "Tolerations:     node.kubernetes.io/not-ready:NoExecute op=Exists for 300s",
+    "                 node.kubernetes.io/unreachable:NoExecute op=Exists for 300s",
+    "  KernelDeadlock   False   Mon, 01 Jan 2024 00:00:00 +0000   KernelHasNoDeadlock   kernel "
+    "has no deadlock",
+    "  Normal  NodeHasSufficientMemory  5m  kubelet  Node gpu-1 status is now: "
+    "NodeHasSufficientMemory",
+    # Slurm: a job's Reason is mid-line; idle and allocated nodes; a healthy NHC run
+    "   JobState=PENDING Reason=Resources Dependency=(null)",
+    "gpu*         up   infinite      4   idle gpu[001-004]",
+    "gpu*         up   infinite      2  alloc gpu[005-006]",
+    "REASON               USER      TIMESTAMP           NODELIST",
+    "Node Health Check completed successfully (1s).",
+    # git's fatal errors in a trainer's output (a version probe) are not the job's
+    "fatal: not a git repository (or any of the parent directories): .git",
+    # an exception named in prose, a warning class, a CLI's plain error
+    "Raising ValueError: is how the config loader reports a bad key",
+    "UserWarning: TypedStorage is deprecated. It will be removed in the future",
+    "Error: no such option: --foo",
+    "        Physical state: LinkUp",
+    # the device plugin starting its watcher; DCGM's informational lines
+    "2018/08/07 18:05:29 Starting FS watcher.",
+    "2026-01-16 09:50:02.437 INFO  [3279516:3279516] Running test software "
+    "[/builds/dcgm/dcgm/nvvs/src/Software.cpp:120] [Software::run]",
 ]
 
 
