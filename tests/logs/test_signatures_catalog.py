@@ -2287,6 +2287,13 @@ POSITIVES += [
         "gpu-monitoring-error",
         {"dcgm_level": "WARN"},
     ),
+    # the syslog reader's message of a start script's line, without its tag
+    (
+        '"/usr/bin/nv-fabricmanager -c /usr/share/nvidia/nvswitch/fabricmanager.cfg" failed! '
+        "Exit code: 1",
+        "fabric-manager-error",
+        {"fm_command": "nv-fabricmanager"},
+    ),
     # https://github.com/NVIDIA/gpu-operator/issues/378
     (
         "chroot: failed to run command 'nvidia-smi': No such file or directory",
