@@ -264,9 +264,15 @@ def test_syslog_3164_year_from_the_window_across_new_year(tmp_path):
             "[680111.646286] NVRM: Xid (PCI:0000:10:1c): 63, pid=1850, Row Remapper: "
             "New row marked for remapping, reset gpu to activate",
         ),
-        (utc(2025, 1, 1, 0, 0, 1), "gpu02", "info", "Started nvidia-persistenced.service."),
+        # a program's tag stays in its message (the kernel's does not)
+        (
+            utc(2025, 1, 1, 0, 0, 1),
+            "gpu02",
+            "info",
+            "systemd[1]: Started nvidia-persistenced.service.",
+        ),
         (utc(2025, 1, 1, 0, 0, 2), "gpu03", None, "no tag here"),
-        (utc(2025, 1, 1, 0, 0, 3, 250000), "gpu04", None, "rsyslog high-precision stamp"),
+        (utc(2025, 1, 1, 0, 0, 3, 250000), "gpu04", None, "sshd[77]: rsyslog high-precision stamp"),
     ]
     assert report.in_window == 4 and balanced(report)
     assert any("syslog-3164" in n and "no year" in n for n in report.notes())
@@ -305,6 +311,9 @@ def test_journald_json_with_binary_message_and_bad_lines(tmp_path):
         '{"__REALTIME_TIMESTAMP":"1740327861000000","MESSAGE":"[  12.5] looks like an array"}\n'
         '{"__REALTIME_TIMESTAMP":"1740327862000000", "MESSAGE": trunc\n'
         '{"_HOSTNAME":"gpu05","MESSAGE":"no time"}\n'
+        '{"__REALTIME_TIMESTAMP":"1740327863000000","_HOSTNAME":"gpu06","PRIORITY":"3",'
+        '"SYSLOG_IDENTIFIER":"slurmd","_PID":"4242","MESSAGE":"fatal: Unable to bind listen '
+        'port (6818): Address already in use"}\n'
     )
     frame, report = one(tmp_path, text, name="journal.json")
     assert report.files == {"journal.json": "journald-json"}
@@ -314,6 +323,10 @@ def test_journald_json_with_binary_message_and_bad_lines(tmp_path):
         (utc(2025, 2, 23, 16, 24, 19), "gpu04", "info", "hi\n\ufffd", "journald-json"),
         (utc(2025, 2, 23, 16, 24, 20), "gpu05", "warning", "ok", "journald-json"),
         (utc(2025, 2, 23, 16, 24, 21), "journal", None, "[  12.5] looks like an array",
+         "journald-json"),
+        # a program's tag is kept, as journalctl prints it (the kernel's is not)
+        (utc(2025, 2, 23, 16, 24, 23), "gpu06", "err",
+         "slurmd[4242]: fatal: Unable to bind listen port (6818): Address already in use",
          "journald-json"),
     ]  # fmt: skip
     assert report.unreadable == {BINARY_MESSAGE: 1, MALFORMED_JSON: 1, NO_TIMESTAMP: 1}

@@ -462,3 +462,33 @@ def test_every_excerpt_is_read_whole(tmp_path, name):
     assert report.files[name] != "unknown"
     assert report.lost == 0 and report.outside_window == 0, report.unreadable
     assert report.in_window + report.skipped == report.lines_read
+
+
+def test_a_syslog_lines_program_tag_reaches_the_signatures(tmp_path):
+    """What a line means can depend on who said it: the syslog reader keeps a program's tag
+    in the message (the kernel's it leaves out), so a daemon's `fatal:` or a health check's
+    verdict is known through the readers as it is on the pasted line."""
+    path = tmp_path / "syslog"
+    path.write_text(
+        # https://github.com/ComputeCanada/puppet-magic_castle/issues/27
+        "Feb 20 18:59:13 node2.int.rubberducky.calculquebec.cloud slurmd[57977]: fatal: "
+        "gres.conf duplicate records for gpu\n"
+        # https://github.com/mej/nhc/issues/161
+        "2025-06-11T19:12:23.050922+00:00 cpu001 nhc[1013622]: Health check failed:  Script "
+        "timed out.\n"
+        # a kernel line keeps the kernel's wording without its tag
+        "Feb 20 18:59:14 node2 kernel: NVRM: Xid (PCI:0000:44:00): 79, GPU has fallen off the "
+        "bus.\n"
+    )
+    frame, report = read(
+        path, window=TimeWindow(start="2025-01-01T00:00:00Z", end="2025-12-31T00:00:00Z")
+    )
+    assert report.files == {"syslog": "syslog-3164"}
+    frame = frame.sort("line")
+    assert frame.get_column("message").to_list() == [
+        "slurmd[57977]: fatal: gres.conf duplicate records for gpu",
+        "nhc[1013622]: Health check failed:  Script timed out.",
+        "NVRM: Xid (PCI:0000:44:00): 79, GPU has fallen off the bus.",
+    ]
+    found = match(frame, load_catalog()).get_column("signature").to_list()
+    assert found == ["slurm-daemon-fatal", "node-health-check-failed", "nvidia-xid"]

@@ -59,14 +59,19 @@ def _journald(lf: pl.LazyFrame, ctx: Context) -> pl.LazyFrame:
         )
     )
     lf = lf.with_columns(_decoded=decoded)
+    text = pl.when(pl.col("_bytes")).then(pl.col("_decoded").struct.field("text"))
+    text = text.otherwise(pl.col("_msg"))
+    # The program's tag before the message, as `journalctl` prints it and the syslog reader
+    # keeps it (formats.syslog); the kernel's is left out.
+    ident = pl.coalesce(_json("SYSLOG_IDENTIFIER"), _json("_COMM"))
+    pid = pl.coalesce(_json("SYSLOG_PID"), _json("_PID"))
+    tag = ident + pl.when(pid.is_not_null()).then("[" + pid + "]").otherwise(pl.lit("")) + ": "
     return lf.with_columns(
         ts=epoch_us(pl.col("_us")),
         host=_json("_HOSTNAME"),
         severity=level_of_priority(_json("PRIORITY")),
         source=pl.lit("journald-json"),
-        message=pl.when(pl.col("_bytes"))
-        .then(pl.col("_decoded").struct.field("text"))
-        .otherwise(pl.col("_msg")),
+        message=pl.when(ident.is_not_null() & (ident != "kernel")).then(tag + text).otherwise(text),
         _kept=pl.when(pl.col("_decoded").struct.field("lossy")).then(pl.lit(BINARY_MESSAGE)),
         status=pl.when(~pl.col("_valid").fill_null(False))
         .then(pl.lit(MALFORMED_JSON))

@@ -23,6 +23,11 @@ _BSD_STAMP = rf"(?P<mon>(?i:{MONTH})) {{1,2}}(?P<day>\d{{1,2}}) (?P<time>\d\d:\d
 _ISO_STAMP = r"(?P<iso>\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d(?:\.\d+)?(?:[zZ]|[+-]\d\d:?\d\d))"
 _LEVEL_WORD = r"(?:(?P<word>EMERG|ALERT|CRIT|ERR|ERROR|WARNING|WARN|NOTICE|INFO|DEBUG) )?"
 _TAG = r"(?:(?P<tag>[^\s:\[]+)(?:\[(?P<pid>[^\]]*)\])?: ?)?"
+# In a syslog line the program's tag (`slurmd[4242]: `, `systemd[1]: `) stays in the
+# message, as `journalctl` prints it: what a line means often depends on who said it (a
+# health check's verdict, a daemon's `fatal:`, a unit's failure). The kernel's own tag is
+# the one left out: its messages are read as the kernel logs them.
+_KEPT_TAG = r"(?:kernel: ?|(?P<tagged>[^\s:\[]+(?:\[[^\]]*\])?: ?))?"
 
 
 def bsd_time(g, ctx) -> pl.Expr:
@@ -48,8 +53,9 @@ SYSLOG_3164 = text_format(
         Rule(
             "syslog-3164",
             r"(?:/[^\s:]+:)?(?:<(?P<pri>\d{1,3})>)?"
-            rf"(?:{_BSD_STAMP}|{_ISO_STAMP}) (?:(?P<host>[^\s:]+) | )?{_LEVEL_WORD}{_TAG}",
+            rf"(?:{_BSD_STAMP}|{_ISO_STAMP}) (?:(?P<host>[^\s:]+) | )?{_LEVEL_WORD}{_KEPT_TAG}",
             _syslog_3164,
+            tail=("tagged",),
         )
     ],
     local_time=True,
