@@ -2294,6 +2294,87 @@ POSITIVES += [
         "nvidia-driver-unavailable",
         {"missing_smi": "nvidia-smi"},
     ),
+    # https://github.com/kubeflow/mpi-operator/issues/152 and /issues/90
+    ("ORTE has lost communication with a remote daemon.", "mpi-job-failed", {}),
+    (
+        "mpirun.real noticed that process rank 1 with PID 39 on node mpi-test-2-mpijob-worker-1 "
+        "exited on signal 9 (Killed).",
+        "mpi-job-failed",
+        {"rank": "1", "node": "mpi-test-2-mpijob-worker-1", "signal": "9"},
+    ),
+    # https://github.com/kubeflow/trainer/issues/2008
+    (
+        'time="2024-02-21T09:32:29Z" level=info msg="Pod: kubeflow.pytorch-simple-worker-0 '
+        'exited with code 1" job=kubeflow.pytorch-simple replica-type=worker',
+        "trainer-crash",
+        {"pod_exit": "1"},
+    ),
+    # https://github.com/ray-project/ray/issues/22349
+    (
+        "(BackendExecutor pid=5126, ip=10.128.0.32) 2022-02-15 16:53:52,097\tERROR utils.py:42 "
+        "-- The actor died unexpectedly before finishing this task.",
+        "trainer-crash",
+        {},
+    ),
+    # https://github.com/kubeflow/pytorch-operator/issues/264
+    (
+        'Error from server (BadRequest): container "pytorch" in pod '
+        '"pytorch-dist-mnist-gloo-master-0" is waiting to start: trying and failing to pull image',
+        "k8s-pod-failed",
+        {},
+    ),
+    # https://github.com/akash-network/support/issues/138 (kubectl get pods)
+    (
+        "fns3s2v3eu25jps6bvr42de873t3iun1vngci22uf9ru6   comfy2-58d5c7b44d-558f4"
+        "                                    0/1     Error       0          20m",
+        "k8s-pod-failed",
+        {"pod_status": "Error"},
+    ),
+    # https://github.com/kubeflow/kubeflow/issues/153
+    (
+        "nginx-ds-hqc26                      1/1       NodeLost            0          8d",
+        "k8s-node-not-ready",
+        {"pod_lost": "NodeLost"},
+    ),
+    # https://github.com/aws-samples/aws-efa-eks/issues/8
+    (
+        "  Warning  FailedScheduling  27s (x11 over 13m)  default-scheduler  0/64 nodes are "
+        "available: 64 Insufficient vpc.amazonaws.com/efa.",
+        "k8s-gpu-unschedulable",
+        {"resource": "vpc.amazonaws.com/efa"},
+    ),
+    # https://github.com/volcano-sh/volcano/issues/3186
+    (
+        "I1110 07:30:56.874524       1 predicate_helper.go:75] Predicates failed for task "
+        "<default/job-testjob-nginx-0> on node <node-gpu>: task default/job-high-testjob-0 on "
+        "node node-gpu fit failed: not enough gpu fitted on this node",
+        "k8s-gpu-unschedulable",
+        {"scheduler_short": "gpu"},
+    ),
+    # https://github.com/kubernetes-sigs/kueue/pull/2376
+    (
+        "  Normal  EvictedDueToPodsReadyTimeout  2m5s                 kueue-workload-controller  "
+        "Exceeded the PodsReady timeout e2e-gsj4m/job-high-67543",
+        "k8s-pod-evicted",
+        {"kueue_evicted": "EvictedDueToPodsReadyTimeout"},
+    ),
+    # https://github.com/kubeflow/trainer/issues/1158
+    (
+        "Non-OK-status: GpuLaunchKernel (FillPhiloxRandomKernelLaunch <Distribution>, "
+        "num_blocks, block_size, 0, d.stream (), gen, data, size, dist) status: Internal: out "
+        "of memory",
+        "cuda-out-of-memory",
+        {},
+    ),
+    # https://github.com/open-edge-platform/geti_v2/issues/1876 (kubectl describe pod)
+    ("      Reason:       StartError", "container-start-failed", {"start_reason": "StartError"}),
+    # https://github.com/NVIDIA/k8s-device-plugin/issues/170
+    (
+        "2020/05/14 02:11:19 If this is a GPU node, did you set the docker default runtime to "
+        "`nvidia`?",
+        "k8s-device-plugin-error",
+        {},
+    ),
 ]
 
 # Near misses: ordinary lines that share words with a signature and must match nothing.
@@ -2404,6 +2485,11 @@ NEGATIVES: list[str] = [
     "2018/08/07 18:05:29 Starting FS watcher.",
     "2026-01-16 09:50:02.437 INFO  [3279516:3279516] Running test software "
     "[/builds/dcgm/dcgm/nvvs/src/Software.cpp:120] [Software::run]",
+    # pods running or done, an image pulled, a launcher that ended normally
+    "pytorch-dist-mnist-gloo-worker-0    1/1     Running     0          8d",
+    "pytorch-dist-mnist-gloo-master-0    0/1     Completed   0          20m",
+    '  Normal  Pulled     12s   kubelet  Successfully pulled image "nvcr.io/nvidia/pytorch:24.05"',
+    "  Normal  Admitted   3m    kueue-admission  Admitted by ClusterQueue cluster-queue",
 ]
 
 
