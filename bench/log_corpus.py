@@ -78,7 +78,13 @@ CLASS_SIGNATURES: dict[str, tuple[str, ...]] = {
     "pcie-downtrained": ("pcie-link-downtrained",),
     "pcie-aer": ("pcie-aer-uncorrected", "pcie-aer-corrected", "hardware-error-report"),
     "nvme-timeout": ("nvme-io-timeout", "nvme-controller-down"),
-    "nvme-error": ("nvme-error", "nvme-io-timeout", "nvme-controller-down", "block-io-error"),
+    "nvme-error": (
+        "nvme-error",
+        "nvme-io-timeout",
+        "nvme-controller-down",
+        "block-io-error",
+        "disk-smart-warning",
+    ),
     "block-io-error": ("block-io-error", "nvme-error"),
     # any filesystem's: a local one, a network one's client (Lustre, NFS, BeeGFS, Ceph, GPFS)
     "filesystem-error": (

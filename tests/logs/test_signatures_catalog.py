@@ -2375,6 +2375,135 @@ POSITIVES += [
         "k8s-device-plugin-error",
         {},
     ),
+    # https://github.com/leptonai/gpud/issues/604
+    (
+        "XID 79(GPU has fallen off the bus) detected on PCI:0000:ae:00",
+        "nvidia-xid",
+        {"gpud_xid": "79"},
+    ),
+    (
+        "failed to get remapped rows for GPU-ac896b35-5782-c478-4b2a-a661de07770f: failed to get "
+        "device remapped rows: ERROR_GPU_IS_LOST",
+        "gpu-fallen-off-bus",
+        {},
+    ),
+    # https://github.com/leptonai/gpud/issues/348
+    (
+        "[Sun Dec  1 14:54:40 2024] ny2g1r12hh2 kernel: mlx5_core 0000:5c:00.0: "
+        "mlx5_pcie_event:299:(pid 268269): Detected insufficient power on the PCIe slot (27W).",
+        "ib-hca-error",
+        {"slot_power": "Detected insufficient power on the PCIe slot"},
+    ),
+    # https://github.com/Mellanox/mstflint/issues/20
+    (
+        "-E- Cannot open Device: 0031:01:00.0. Operation not supported. MFE_CR_ERROR",
+        "ib-hca-error",
+        {"mft_error": "Cannot open Device: 0031:01:00.0. Operation not supported. MFE_CR_ERROR"},
+    ),
+    # https://github.com/treydock/infiniband_exporter/issues/26
+    (
+        "ibwarn: [298726] mad_rpc_open_port: client_register for mgmt 1 failed",
+        "ib-hca-error",
+        {"ibwarn": "mad_rpc_open_port: client_register for mgmt 1 failed"},
+    ),
+    # https://github.com/linux-rdma/perftest/issues/105 and opensm/issues/38
+    ("Couldn't create IB resources", "rdma-connection-error", {}),
+    (
+        "Failed status transport retry counter exceeded (12) for wr_id 2",
+        "rdma-connection-error",
+        {"wc_status": "transport retry counter exceeded", "wc_code": "12"},
+    ),
+    # https://github.com/linux-rdma/opensm/issues/37
+    (
+        "  165028 [F0D43740] 0x01 -> osm_vendor_bind: ERR 5426: Unable to register class 129 "
+        "version 1",
+        "subnet-manager-error",
+        {"osm_function": "osm_vendor_bind", "osm_code": "5426"},
+    ),
+    # https://github.com/prometheus/node_exporter/issues/3265 and /issues/1511
+    (
+        'time=2025-03-03T19:11:05.508Z level=ERROR source=collector.go:168 msg="collector '
+        'failed" name=infiniband duration_seconds=0.113365034',
+        "exporter-collector-failed",
+        {"collector": "infiniband"},
+    ),
+    (
+        "ERRO[0006] ERROR: infiniband collector failed after 0.000063s: error obtaining "
+        "InfiniBand class info",
+        "exporter-collector-failed",
+        {"named_collector": "infiniband"},
+    ),
+    # https://github.com/NVIDIA/aicr/issues/2641
+    (
+        "  ErrorCode:DCGM_FR_IMEX_UNHEALTHY GPU:0 PCI:0000:9d:00.0",
+        "gpu-diagnostic-failure",
+        {"dcgm_fr": "DCGM_FR_IMEX_UNHEALTHY"},
+    ),
+    # https://github.com/NVIDIA/DCGM/issues/270
+    (
+        "ERROR [1514002:1514004] [[Health]] Detected a WARNING in health system Thermal: "
+        "'Detected clocks event due to thermal violation in GPU 2.",
+        "gpu-diagnostic-failure",
+        {"dcgm_health": "WARNING", "health_system": "Thermal"},
+    ),
+    # https://github.com/NVIDIA/go-dcgm/issues/52 (the test's row for a second GPU)
+    (
+        "|                           | Fail - GPU: 0                                  |",
+        "gpu-diagnostic-failure",
+        {},
+    ),
+    # https://github.com/HewlettPackard/python-ilorest-library-old/issues/8 (HPE's IML)
+    (
+        "OK: Class 8 / Code 2:   Uncorrectable PCI Express Error (Embedded device, Bus 0, Device "
+        "2, Function 0, Error status 0x00000024)",
+        "pcie-aer-uncorrected",
+        {},
+    ),
+    (
+        "OK: Class 20 / Code 5:  Unrecoverable System Error (NMI) has occurred.  System Firmware "
+        "will log additional details in a separate IML entry if possible",
+        "hardware-error-report",
+        {},
+    ),
+    # https://github.com/NVIDIA/open-gpu-kernel-modules/issues/1229
+    (
+        "nvidia 0000:63:00.0: AER: can't recover (no error_detected callback)",
+        "pcie-aer-uncorrected",
+        {},
+    ),
+    # https://github.com/mrlhansen/idrac_exporter/pull/214
+    (
+        'idrac_events_log_entry{id="14",log_type="system",message="Power supply redundancy is '
+        'lost.",severity="Critical"} 1.771415996e+09',
+        "bmc-power-supply-failure",
+        {"redfish_redundancy": "Power supply redundancy is lost"},
+    ),
+    # https://github.com/ironcore-dev/metal-operator/issues/479
+    (
+        "The system inlet temperature is greater than the upper critical threshold. [CRITICAL]",
+        "bmc-temperature-critical",
+        {},
+    ),
+    # https://github.com/v-zhuravlev/zbx-smartctl/issues/129, smartmontools/issues/537
+    (
+        "SMART overall-health self-assessment test result: FAILED!",
+        "disk-smart-warning",
+        {"smart_failed": "SMART overall-health self-assessment test result: FAILED"},
+    ),
+    (
+        "Critical Warning:              0x04",
+        "disk-smart-warning",
+        {"nvme_warning": "Critical Warning:              0x04"},
+    ),
+    # https://github.com/NVIDIA/gpu-monitoring-tools/issues/212
+    ("Got error 11 while waiting for SIGUSR1 from child process.", "gpu-monitoring-error", {}),
+    # https://github.com/NixOS/nixpkgs/pull/22304
+    (
+        "nvidia-persistenced[3690]: Failed to create directory /var/run/nvidia-persistenced: "
+        "Permission denied",
+        "nvidia-driver-unavailable",
+        {},
+    ),
 ]
 
 # Near misses: ordinary lines that share words with a signature and must match nothing.
@@ -2490,6 +2619,12 @@ NEGATIVES: list[str] = [
     "pytorch-dist-mnist-gloo-master-0    0/1     Completed   0          20m",
     '  Normal  Pulled     12s   kubelet  Successfully pulled image "nvcr.io/nvidia/pytorch:24.05"',
     "  Normal  Admitted   3m    kueue-admission  Admitted by ClusterQueue cluster-queue",
+    # smartctl and nvme-cli on healthy drives, a healthy mlxlink, a collector with no data
+    "SMART overall-health self-assessment test result: PASSED",
+    "Critical Warning:                   0x00",
+    "Physical state                  : LinkUp",
+    'level=debug msg="collector returned no data" name=infiniband',
+    "  165630 [F0D43740] 0x02 -> osm_vendor_bind: Binding to port 0x506b4b0300cc0a4d",
 ]
 
 
