@@ -2504,7 +2504,49 @@ POSITIVES += [
         "nvidia-driver-unavailable",
         {},
     ),
+    # https://github.com/ofiwg/libfabric/issues/7450
+    (
+        "libfabric:246890:1645052875::ofi_rxm:ep_ctrl:rxm_handle_error():753<warn> "
+        "fi_eq_readerr: err: Connection refused (111), prov_err: Success (0)",
+        "libfabric-warning",
+        {"fi_level": "warn"},
+    ),
+    # https://github.com/NVIDIA/k8s-device-plugin/issues/685 (MPS control.log)
+    (
+        "[2024-04-29 11:22:10.446 Control    73] Server 95 exited with status 1",
+        "cuda-mps-error",
+        {"server_pid": "95", "status": "1"},
+    ),
+    (
+        "[2024-04-29 11:22:10.441 Control    73] Server encountered a fatal exception. Shutting "
+        "down",
+        "cuda-mps-error",
+        {},
+    ),
+    # https://github.com/kubernetes-sigs/dra-driver-nvidia-gpu/issues/35
+    (
+        'E1206 02:08:39.194961       1 nonblockinggrpcserver.go:127] "dra: handling request '
+        'failed" err="error preparing devices for claim bb16a804-9e32-4124-8dd6-315bdaea5aba',
+        "k8s-gpu-allocate-failed",
+        {},
+    ),
+    # https://github.com/guilbaults/infiniband-exporter/issues/12
+    (
+        "src/query_smp.c:199; umad (DR path slid 0; dlid 0; 0,1,10,19 Attr 0x11:0) bad status "
+        "110; Connection timed out",
+        "ib-hca-error",
+        {"umad_status": "110"},
+    ),
+    # https://github.com/Azure/azhpc-diagnostics/issues/73 (nvidia-smi nvlink -s)
+    ("         Link 3: <inactive>", "nvlink-error", {"inactive_link": "3"}),
+    # https://github.com/leptonai/gpud/pull/80 (nvidia-smi -q, Remapped Rows)
+    (
+        "        Pending                           : Yes",
+        "gpu-memory-error",
+        {"remap_pending": "Pending"},
+    ),
 ]
+
 
 # Near misses: ordinary lines that share words with a signature and must match nothing.
 NEGATIVES: list[str] = [
@@ -2625,6 +2667,11 @@ NEGATIVES: list[str] = [
     "Physical state                  : LinkUp",
     'level=debug msg="collector returned no data" name=infiniband',
     "  165630 [F0D43740] 0x02 -> osm_vendor_bind: Binding to port 0x506b4b0300cc0a4d",
+    # libfabric at info, an active link, nothing pending
+    "libfabric:72089:efa:fabric:efa_get_matching_info():705<info> found match for interface",
+    "         Link 0: 26.562 GB/s",
+    "        Pending                           : No",
+    "            Pending                       : Disabled",
 ]
 
 
