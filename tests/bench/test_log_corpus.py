@@ -63,7 +63,7 @@ def test_found_needs_a_notable_signature_of_the_class():
 
 def test_the_bundled_corpus_is_well_formed():
     entries = log_corpus.load_corpus(CORPUS)
-    assert len(entries) == 1654
+    assert len(entries) == 1829
     assert {e.split for e in entries} == {"dev", "holdout"}
     assert sum(e.expect != "benign" for e in entries) >= 150
     assert sum(e.expect == "benign" for e in entries) >= 50
@@ -84,7 +84,7 @@ def result():
 
 def test_the_goals_are_met_on_the_whole_corpus(result):
     catalog, readers = result["ways"]["catalog"], result["ways"]["readers"]
-    # Measured on the core corpus (dev and holdout, reach apart): catalog 0.954, readers 0.949.
+    # Measured on the core corpus (dev and holdout, reach apart): catalog 0.951, readers 0.945.
     assert catalog["total"]["recall"] >= 0.95
     assert readers["total"]["recall"] >= 0.9
     assert catalog["total"]["false_matches"] == readers["total"]["false_matches"] == 0
