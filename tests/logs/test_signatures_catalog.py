@@ -2261,7 +2261,7 @@ POSITIVES += [
     (
         "[[1582,0],0] FORCE-TERMINATE AT Unreachable:-12 - error "
         "../../../../../orte/mca/grpcomm/direct/grpcomm_direct.c(548)",
-        "mpi-warning",
+        "mpi-job-failed",
         {"orte_abort": "Unreachable:-12"},
     ),
     # https://github.com/NVIDIA/k8s-device-plugin/issues/65
