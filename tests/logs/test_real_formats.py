@@ -492,3 +492,23 @@ def test_a_syslog_lines_program_tag_reaches_the_signatures(tmp_path):
     ]
     found = match(frame, load_catalog()).get_column("signature").to_list()
     assert found == ["slurm-daemon-fatal", "node-health-check-failed", "nvidia-xid"]
+
+
+def test_dmesg_T_in_the_hosts_locale(tmp_path):
+    """`dmesg -T` writes its stamp with the host's locale: a Brazilian host's `Ter Set 19`
+    (Tuesday, September) is read like `Tue Sep 19`, the month by its name in any locale
+    formats.months knows; before, every such line was an unreadable timestamp."""
+    path = tmp_path / "dmesg.txt"
+    path.write_text(
+        # https://github.com/lnls-dig/bpm-gw/issues/73
+        "[Ter Set 19 06:01:41 2017] pciehp 0000:02:05.0:pcie24: slot(6): Link Down event\n"
+        "[Tue Sep 19 06:01:42 2017] pcieport 0000:00:1c.0: an English stamp beside it\n"
+    )
+    frame, report = read(path)
+    assert report.files == {"dmesg.txt": "kernel-ctime"} and report.unreadable == {}
+    assert frame.sort("line").get_column("ts").to_list() == [
+        utc(2017, 9, 19, 6, 1, 41),
+        utc(2017, 9, 19, 6, 1, 42),
+    ]
+    found = match(frame.sort("line"), load_catalog()).get_column("signature").to_list()
+    assert found[0] == "pcie-link-down"

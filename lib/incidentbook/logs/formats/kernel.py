@@ -20,6 +20,7 @@ from incidentbook.logs.formats.expressions import (
     text_parser,
     with_year,
 )
+from incidentbook.logs.formats.months import MONTH, month_number
 from incidentbook.logs.severity import level_of_priority, level_of_word
 
 # `dmesg --decode` prefix: facility and level padded to six characters ("kern  :warn  : ").
@@ -218,18 +219,24 @@ def _kernel_iso(lf: pl.LazyFrame, ctx: Context) -> pl.LazyFrame:
 
 KERNEL_ISO = LogFormat("kernel-iso", (_ISO_RULE.pattern,), _kernel_iso)
 
+
+def _ctime(g: Callable[[str], pl.Expr], ctx: Context) -> pl.Expr:
+    """`dmesg -T`'s stamp in the host's locale (`Tue Sep 19`, `Ter Set 19`, `Di Sep 19`):
+    the month by its name in any locale of formats.months, the weekday left unread."""
+    month = month_number(g("mon")).cast(pl.String).str.zfill(2)
+    stamp = g("year") + " " + month + " " + g("day").str.zfill(2) + " " + g("time")
+    return local_time(stamp, "%Y %m %d %H:%M:%S", ctx)
+
+
 KERNEL_CTIME = text_format(
     "kernel-ctime",
     [
         Rule(
             "kernel-ctime",
-            _DECODE + r"\[(?P<ts>[A-Z][a-z]{2} [A-Z][a-z]{2} [ \d]\d \d\d:\d\d:\d\d \d{4})\] ?",
-            lambda g, ctx: {
-                "ts": local_time(
-                    g("ts").str.replace("  ", " ", literal=True), "%a %b %d %H:%M:%S %Y", ctx
-                ),
-                "severity": _decoded_severity(g),
-            },
+            _DECODE
+            + rf"\[(?P<ts>\S+ (?P<mon>(?i:{MONTH})) {{1,2}}(?P<day>\d{{1,2}}) "
+            + r"(?P<time>\d\d:\d\d:\d\d) (?P<year>\d{4}))\] ?",
+            lambda g, ctx: {"ts": _ctime(g, ctx), "severity": _decoded_severity(g)},
         )
     ],
     local_time=True,
