@@ -68,6 +68,7 @@ CLASS_SIGNATURES: dict[str, tuple[str, ...]] = {
     ),
     "gpu-init-failure": ("gpu-init-failure", "gpu-gsp-timeout"),
     "gpu-driver-error": (
+        "gpu-driver-error",
         "gpu-init-failure",
         "nvidia-driver-install-failed",
         "nvidia-driver-unavailable",
@@ -93,6 +94,7 @@ CLASS_SIGNATURES: dict[str, tuple[str, ...]] = {
         "shared-filesystem-error",
         "lustre-lnet-error",
         "gpfs-error",
+        "storage-write-failure",
     ),
     "lustre-lnet": ("lustre-lnet-error", "shared-filesystem-error"),
     "nfs-error": ("shared-filesystem-error",),
@@ -130,9 +132,15 @@ CLASS_SIGNATURES: dict[str, tuple[str, ...]] = {
     "slurm-timeout": ("slurm-timeout", "slurm-job-killed"),
     "slurm-job-cancelled": ("slurm-job-killed", "slurm-timeout", "slurm-node-fail"),
     "slurm-job-failed": ("slurm-job-failed", "slurm-task-failed"),
-    "slurm-task-failed": ("slurm-task-failed", "slurm-job-failed", "slurm-out-of-memory"),
-    "slurm-controller": ("slurm-controller-unreachable", "slurm-daemon-fatal"),
-    "slurm-config": ("slurm-config-error", "slurm-daemon-fatal"),
+    "slurm-task-failed": (
+        "slurm-task-failed",
+        "slurm-job-failed",
+        "slurm-out-of-memory",
+        "slurm-error",
+    ),
+    # Slurm's own error lines that no specific signature names count for its classes
+    "slurm-controller": ("slurm-controller-unreachable", "slurm-daemon-fatal", "slurm-error"),
+    "slurm-config": ("slurm-config-error", "slurm-daemon-fatal", "slurm-error"),
     "k8s-gpu": (
         "k8s-gpu-unhealthy",
         "k8s-device-plugin-error",
@@ -159,7 +167,7 @@ CLASS_SIGNATURES: dict[str, tuple[str, ...]] = {
     "k8s-gpu-allocate": ("k8s-gpu-allocate-failed",),
     "ucx-error": ("ucx-error",),
     "mpi-warning": ("mpi-warning",),
-    "nvidia-peermem": ("nvidia-peermem-error",),
+    "nvidia-peermem": ("nvidia-peermem-error", "kernel-module-load-failed"),
     # the GPU container failing to start: its runtime, a driver mismatch it reports, the
     # kubelet restarting it
     "container-gpu-error": (

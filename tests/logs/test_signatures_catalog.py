@@ -77,7 +77,7 @@ def classify(lines: list[str], signatures: list[dict]) -> list[tuple[str | None,
 
 def test_catalog_shape(catalog: dict, signatures: list[dict]) -> None:
     assert catalog["version"] == 1
-    assert 50 <= len(signatures) <= 120
+    assert 50 <= len(signatures) <= 200
     for sig in signatures:
         assert SIGNATURE_KEYS <= set(sig) <= SIGNATURE_KEYS | OPTIONAL_KEYS, sig.get("id")
         for rule in sig.get("severity_by", []):
@@ -2545,6 +2545,161 @@ POSITIVES += [
         "gpu-memory-error",
         {"remap_pending": "Pending"},
     ),
+    # https://github.com/NVIDIA/open-gpu-kernel-modules/issues/688
+    (
+        "Feb 17 08:00:34 abggdna-DGX-Station-A100 kernel: NVRM: nvAssertOkFailedNoLog: Assertion "
+        "failed: GPU lost from the bus [NV_ERR_GPU_IS_LOST] (0x0000000F) returned from rmStatus @ "
+        "kernel_ce_gv100.c:106",
+        "gpu-fallen-off-bus",
+        {},
+    ),
+    # https://github.com/kubernetes-sigs/dra-driver-nvidia-gpu/issues/982
+    (
+        "[   32.840884] NVRM: nvAssertFailedNoLog: Assertion failed: 0 @ kernel_gsp.c:1476",
+        "gpu-driver-error",
+        {"function": "nvAssertFailedNoLog", "assertion": "Assertion failed"},
+    ),
+    # https://github.com/NVIDIA/open-gpu-kernel-modules/issues/489
+    (
+        "[    2.870841] NVRM objClInitPcieChipset: *** Chipset Setup Function Error!",
+        "gpu-driver-error",
+        {"function": "objClInitPcieChipset", "fault": "Error!"},
+    ),
+    # https://github.com/NVIDIA/nvtrust/issues/19
+    (
+        "nvidia-uvm: uvm_channel.c:1334 write_ctrl_gpfifo[pid:510] Assert failed, condition status "
+        "== NV_OK not true",
+        "gpu-driver-error",
+        {"uvm_assert": "Assert failed"},
+    ),
+    # https://github.com/system76/firmware-open/issues/66
+    (
+        "[   28.109040] nvidia: probe of 0000:06:00.0 failed with error -1",
+        "gpu-init-failure",
+        {"probe_of": "0000:06:00.0"},
+    ),
+    # https://github.com/NVIDIA/cuda-samples/issues/48
+    (
+        "Sep 21 09:59:59 runtime kernel: nvidia 0000:07:00.0: AMD-Vi: Event logged "
+        "[IO_PAGE_FAULT domain=0x0003 address=0x80000040 flags=0x0020]",
+        "iommu-fault",
+        {"amd_event": "IO_PAGE_FAULT"},
+    ),
+    # https://github.com/Marvell-switching/sonic-marvell-binaries/pull/84
+    (
+        "[  815.089014] DMAR: [DMA Read] Request device [06:00.0] PASID ffffffff fault addr "
+        "1a5e12000 [fault reason 06] PTE Read access is not set",
+        "iommu-fault",
+        {"dma_op": "DMA Read", "device": "06:00.0"},
+    ),
+    # https://github.com/lnls-dig/bpm-gw/issues/73
+    (
+        "[Ter Set 19 06:01:41 2017] pciehp 0000:02:05.0:pcie24: slot(6): Link Down event",
+        "pcie-link-down",
+        {"slot": "6"},
+    ),
+    # https://github.com/Mellanox/nv_peer_memory/issues/8
+    (
+        "[  366.264587] nv_peer_mem: Unknown symbol nvidia_p2p_get_pages (err -22)",
+        "kernel-module-load-failed",
+        {"module": "nv_peer_mem", "symbol": "nvidia_p2p_get_pages"},
+    ),
+    # https://github.com/1000001101000/Debian_on_Buffalo/issues/161
+    (
+        "[19732.877363] md/raid:md2: Disk failure on sdb6, disabling device.",
+        "md-raid-failure",
+        {"array": "md2", "disk": "sdb6"},
+    ),
+    # https://github.com/heidsoft/cloud-bigdata-book/issues/43
+    (
+        "[3784708.859860] EXT4-fs (vdb): error count since last fsck: 26",
+        "local-filesystem-error",
+        {"fs_errors": "26"},
+    ),
+    # https://github.com/openfoodfacts/openfoodfacts-infrastructure/issues/430
+    (
+        "kernel:[6115219.458972] Uhhuh. NMI received for unknown reason 2d on CPU 42.",
+        "hardware-error-report",
+        {"nmi_reason": "2d"},
+    ),
+    # https://github.com/rwth-i6/returnn/issues/1480 (the body of a hung task's report)
+    (
+        "[  +0.000049] task:python3.11      state:D stack:    0 pid:15277 ppid: 15257 "
+        "flags:0x00000002",
+        "hung-task",
+        {"blocked_comm": "python3.11"},
+    ),
+    # https://github.com/ROCm/legacy-rocm-build/issues/1495
+    (
+        "Jun 19 14:47:52 Machine kernel: amdgpu 0000:0d:00.0: amdgpu: "
+        "VM_L2_PROTECTION_FAULT_STATUS:0x0000013B",
+        "amdgpu-fault",
+        {},
+    ),
+    # https://github.com/clustervision/trinity/issues/759
+    (
+        "May 24 07:06:46 login slurmctld[15918]: error: Munge decode failed: Invalid credential",
+        "slurm-error",
+        {"daemon": "slurmctld", "daemon_error": "Munge decode failed: Invalid credential"},
+    ),
+    # https://github.com/openpmix/openpmix/issues/2031 (behind pdsh's host)
+    (
+        "b5192-mn: [2021-01-22T10:27:09.995] error: Invalid job credential from "
+        "51525@10.145.200.11: Invalid job credential",
+        "slurm-error",
+        {},
+    ),
+    (
+        "squeue: fatal: Could not establish a configuration source",
+        "slurm-error",
+        {"client": "squeue", "client_level": "fatal"},
+    ),
+    # https://github.com/StanfordLegion/gasnet/issues/25
+    (
+        "srun: error: timeout waiting for task launch, started 0 of 1 tasks",
+        "slurm-task-failed",
+        {"launch_problem": "timeout waiting for task launch"},
+    ),
+    # https://github.com/biocore/qiime/issues/1048, cBio/cbio-cluster/issues/251
+    ("=>> PBS: job killed: walltime 259217 exceeded limit 259200", "slurm-timeout", {}),
+    ("job 3132467 exceeded MEM usage hard limit (2528 > 1126)", "slurm-out-of-memory", {}),
+    (
+        "Job deleted at request of root@mskcc-fe1.local",
+        "slurm-job-killed",
+        {"deleted_by": "root@mskcc-fe1.local"},
+    ),
+    # https://github.com/martius-lab/cluster_utils/issues/87 (sacct --parsable2)
+    ("239023.0|galvani-cn001|CANCELLED|0:10", "slurm-job-killed", {"sacct_state": "CANCELLED"}),
+    # https://github.com/burrmill/burrmill/issues/15 (squeue)
+    (
+        "       80520_36 n2        get_phone_alignments.sh  PENDING         0:00      1 (launch "
+        "failed requeued held)",
+        "slurm-job-failed",
+        {"launch_held": "launch failed requeued held"},
+    ),
+    # https://github.com/flux-framework/flux-core/issues/6653
+    (
+        "fdFmCpYwQZ5  node-failure              node failure on elcap8767 (shell rank 1127)",
+        "slurm-node-fail",
+        {"lost_node": "elcap8767"},
+    ),
+    # https://github.com/SchedMD/slurm/issues/131
+    (
+        "[2015-10-14T13:56:09.152] Node node-cpu4-1 rebooted 106 secs ago",
+        "slurm-node-drained",
+        {"rebooted_node": "node-cpu4-1"},
+    ),
+    # https://github.com/NVIDIA/enroot/issues/200 and /issues/161
+    (
+        "enroot-switchroot: failed to switch root: /raid/enroot/raf-ssd: Invalid argument",
+        "container-start-failed",
+        {"enroot_failed": "switch root: /raid/enroot/raf-ssd: Invalid argument"},
+    ),
+    (
+        "[ERROR] URL https://nvcr.io/proxy_auth returned error code: 401 Unauthorized",
+        "container-start-failed",
+        {"registry_code": "401"},
+    ),
 ]
 
 
@@ -2672,6 +2827,15 @@ NEGATIVES: list[str] = [
     "         Link 0: 26.562 GB/s",
     "        Pending                           : No",
     "            Pending                       : Disabled",
+    # an IOMMU and a hot-plug slot coming up, a healthy array, Slurm's own debug and info
+    "[    0.734851] DMAR: IOMMU enabled",
+    "[    1.203040] AMD-Vi: Interrupt remapping enabled",
+    "[Ter Set 19 06:01:45 2017] pciehp 0000:02:05.0:pcie24: slot(6): Link Up event",
+    "[    5.102211] md/raid1:md0: active with 2 out of 2 mirrors",
+    "[2015-10-14T13:58:12.928] debug:  power_save: suspending nodes node-micro-1",
+    "srun: job 17627941 queued and waiting for resources",
+    "239023.0|galvani-cn001|COMPLETED|0:0",
+    "[   28.109032] NVRM: loading NVIDIA UNIX x86_64 Kernel Module  535.171.04",
 ]
 
 
