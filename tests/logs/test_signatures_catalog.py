@@ -2622,13 +2622,6 @@ POSITIVES += [
         "hardware-error-report",
         {"nmi_reason": "2d"},
     ),
-    # https://github.com/rwth-i6/returnn/issues/1480 (the body of a hung task's report)
-    (
-        "[  +0.000049] task:python3.11      state:D stack:    0 pid:15277 ppid: 15257 "
-        "flags:0x00000002",
-        "hung-task",
-        {"blocked_comm": "python3.11"},
-    ),
     # https://github.com/ROCm/legacy-rocm-build/issues/1495
     (
         "Jun 19 14:47:52 Machine kernel: amdgpu 0000:0d:00.0: amdgpu: "
@@ -2699,6 +2692,51 @@ POSITIVES += [
         "[ERROR] URL https://nvcr.io/proxy_auth returned error code: 401 Unauthorized",
         "container-start-failed",
         {"registry_code": "401"},
+    ),
+    # https://github.com/flux-framework/flux-core/issues/4195 and /issues/5319 (Flux)
+    (
+        "0.784s: job.exception type=exec severity=0 task 0: start failed: stress: No such file or "
+        "directory",
+        "slurm-task-failed",
+        {"flux_exception": "exec"},
+    ),
+    (
+        "5.488s: job.exception type=timeout severity=0 resource allocation expired",
+        "slurm-timeout",
+        {"flux_timeout": "timeout"},
+    ),
+    (
+        "Jul 07 18:51:31.221338 job-manager.err[0]: f3YA1iNB: epilog: stderr: f3YA1iNB: rank 0 "
+        "failed epilog, draining",
+        "slurm-node-drained",
+        {"drained_rank": "0"},
+    ),
+    # https://github.com/mknoxnv/ubuntu-slurm/issues/4 (sinfo -R, a node drained by its prolog)
+    (
+        "Prolog error         slurm     2018-05-17T01:05:47 hpc",
+        "slurm-node-drained",
+        {"script_reason": "Prolog"},
+    ),
+    # https://github.com/GoogleCloudPlatform/cluster-toolkit/issues/3337
+    (
+        "[2024-12-03T17:45:58.899] POWER: power_save: handle failed nodes "
+        "hpcmarjola-computenodeset-2205",
+        "slurm-node-fail",
+        {"power_failed": "hpcmarjola-computenodeset-2205"},
+    ),
+    # HPE advisory a00127211en_us (findbugzero operational-defect-database)
+    (
+        "Server Critical Fault (Service Information: Power-On Fault, GPU Board/Modules, GPU Board "
+        "VRD (02h))",
+        "hardware-error-report",
+        {},
+    ),
+    # https://github.com/NVIDIA/pyxis/issues/12
+    (
+        "slurmstepd: error: spank: required plugin spank_pyxis.so: task_init_privileged() failed "
+        "with rc=-1",
+        "container-gpu-error",
+        {"pyxis_plugin": "spank_pyxis.so"},
     ),
 ]
 
@@ -2836,6 +2874,14 @@ NEGATIVES: list[str] = [
     "srun: job 17627941 queued and waiting for resources",
     "239023.0|galvani-cn001|COMPLETED|0:0",
     "[   28.109032] NVRM: loading NVIDIA UNIX x86_64 Kernel Module  535.171.04",
+    # BAR windows the kernel could not place on a healthy A100 node at boot (the GPUs' SR-IOV
+    # windows, BAR 7-12, unused): a device window that fails to be placed is boot noise there
+    # (tests/logs/corpus/formats/dmesg_T/jean-zay-a100-node_dmesg-T.txt)
+    "[Wed Mar  1 17:38:38 2023] pci 0000:48:00.0: BAR 8: no space for [mem size 0x1400000000 64bit "
+    "pref]",
+    "[Wed Mar  1 17:38:38 2023] pci 0000:40:01.1: BAR 13: failed to assign [io  size 0x3000]",
+    # Flux's non-fatal exceptions
+    "1.204s: job.exception type=cancel severity=7 user requested cancel",
 ]
 
 
