@@ -15,6 +15,13 @@ def _json(key: str) -> pl.Expr:
     return pl.col("raw").str.json_path_match(f"$['{key}']")
 
 
+def _field(keys: str) -> pl.Expr:
+    """The first of these keys' values (`A|B`) in a JSON object, for plain string values (no
+    escapes in them: journald's identifiers and process ids), found by a regex, several
+    times faster than a JSON path."""
+    return pl.col("raw").str.extract(rf'"(?:{keys})"\s*:\s*"([^"\\]*)"', 1)
+
+
 def _json_valid() -> pl.Expr:
     # json_path_match is null for a line that is not JSON: a vectorised validity check.
     return pl.col("raw").str.json_path_match("$").str.starts_with("{")
@@ -63,8 +70,10 @@ def _journald(lf: pl.LazyFrame, ctx: Context) -> pl.LazyFrame:
     text = text.otherwise(pl.col("_msg"))
     # The program's tag before the message, as `journalctl` prints it and the syslog reader
     # keeps it (formats.syslog); the kernel's is left out.
-    ident = pl.coalesce(_json("SYSLOG_IDENTIFIER"), _json("_COMM"))
-    pid = pl.coalesce(_json("SYSLOG_PID"), _json("_PID"))
+    # (one regex for each, whichever of its keys comes first: they hold the same value but
+    # for a program that renamed itself; a JSON path per key would double the reader's time)
+    ident = _field("SYSLOG_IDENTIFIER|_COMM")
+    pid = _field("SYSLOG_PID|_PID")
     tag = ident + pl.when(pid.is_not_null()).then("[" + pid + "]").otherwise(pl.lit("")) + ": "
     return lf.with_columns(
         ts=epoch_us(pl.col("_us")),
