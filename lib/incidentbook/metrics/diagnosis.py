@@ -172,6 +172,17 @@ def judge(
         and s.straggler == "none"
         and s.unit != "tokens/s"
     ]
+    # Across the whole cluster no GPU is a straggler, so tensor activity says whether they
+    # all did less math: a stall in communication keeps the SMs busy (NCCL's kernels run)
+    # while tensor activity, and the power it draws, fall together.
+    cluster_activity = activity + [
+        n
+        for n, s in signals.items()
+        if s.role == "effect"
+        and s.idle == "down"
+        and s.straggler not in (None, "none")
+        and s.unit != "tokens/s"
+    ]
     for c in candidates:
         s = signals[c.signal]
         if c.lag_seconds > tolerance.total_seconds():
@@ -188,7 +199,9 @@ def judge(
             c.why_effect = "it moves with the job's own pace"
             continue
         if s.idle not in (None, "none") and c.direction == s.idle and not straggling:
-            idle_too = _activity_fell(c, activity, frame, baseline)
+            idle_too = _activity_fell(
+                c, activity if c.per_host else cluster_activity, frame, baseline
+            )
             if idle_too and c.lag_seconds >= -tolerance.total_seconds():
                 c.cause_like = False
                 c.why_effect = (
@@ -217,10 +230,14 @@ def _activity_fell(
     least: float = 0.03,
 ) -> bool:
     """Whether the GPUs' activity fell where and when the candidate moved: on its hosts
-    (all hosts for a cluster-wide move), against those hosts' own baseline."""
+    (all hosts for a cluster-wide move), against those hosts' own baseline, by `least` or
+    by as much as the candidate itself moved when that is less (power down 1% as tensor
+    activity falls 1.5% is the same stall as power down 10% with activity down 12%)."""
     if frame is None or baseline is None or not activity:
         return False
     mine = [e for e in c.episodes if e.hosts] or c.episodes
+    moved = [abs(e.relative) for e in mine if math.isfinite(e.relative)]
+    least = min(least, max(moved)) if moved else least
     hosts = sorted({h for e in mine for h in e.hosts})
     rows = frame.filter(pl.col("signal").is_in(activity))
     if hosts:
