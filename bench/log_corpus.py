@@ -131,7 +131,7 @@ CLASS_SIGNATURES: dict[str, tuple[str, ...]] = {
     "slurm-oom": ("slurm-out-of-memory", "host-oom-kill", "process-fatal-signal"),
     "slurm-timeout": ("slurm-timeout", "slurm-job-killed"),
     "slurm-job-cancelled": ("slurm-job-killed", "slurm-timeout", "slurm-node-fail"),
-    "slurm-job-failed": ("slurm-job-failed", "slurm-task-failed"),
+    "slurm-job-failed": ("slurm-job-failed", "slurm-task-failed", "slurm-error"),
     "slurm-task-failed": (
         "slurm-task-failed",
         "slurm-job-failed",
@@ -139,7 +139,12 @@ CLASS_SIGNATURES: dict[str, tuple[str, ...]] = {
         "slurm-error",
     ),
     # Slurm's own error lines that no specific signature names count for its classes
-    "slurm-controller": ("slurm-controller-unreachable", "slurm-daemon-fatal", "slurm-error"),
+    "slurm-controller": (
+        "slurm-controller-unreachable",
+        "slurm-daemon-fatal",
+        "slurm-config-error",
+        "slurm-error",
+    ),
     "slurm-config": ("slurm-config-error", "slurm-daemon-fatal", "slurm-error"),
     "k8s-gpu": (
         "k8s-gpu-unhealthy",

@@ -2738,6 +2738,46 @@ POSITIVES += [
         "container-gpu-error",
         {"pyxis_plugin": "spank_pyxis.so"},
     ),
+    # https://github.com/huggingface/diffusers/issues/12422
+    (
+        "[rank1]:[E1002 18:16:40.662691402 ProcessGroupNCCL.cpp:756] [Rank 1] Work "
+        "WorkNCCL(SeqNum=2521, OpType=ALLREDUCE, NumelIn=160672064, NumelOut=160672064, "
+        "Timeout(ms)=600000) timed out in blocking wait.",
+        "nccl-watchdog-timeout",
+        {"blocking_seq": "2521", "blocking_op": "ALLREDUCE"},
+    ),
+    # https://github.com/lyulyul/shine-cluster/issues/171 (lspci of a GPU off the bus)
+    (
+        "1c:00.0 VGA compatible controller: NVIDIA Corporation TU102GL [Quadro RTX 6000/8000] "
+        "(rev ff)",
+        "gpu-fallen-off-bus",
+        {"rev_ff": "rev ff"},
+    ),
+    # https://github.com/OpenRLHF/OpenRLHF/issues/621
+    (
+        "(RayWorkerWrapper pid=92234, ip=172.19.24.110) mlx5: host_unknown: got completion with "
+        "error: [repeated 2x across cluster]",
+        "rdma-connection-error",
+        {},
+    ),
+    # https://github.com/charmplusplus/charm/issues/2635
+    (
+        "[198542.918249] mlx5_core 0000:5e:00.0: synd 0x7: irisc not responding",
+        "ib-hca-error",
+        {"health_syndrome": "irisc not responding"},
+    ),
+    # https://github.com/THUDM/SwissArmyTransformer/issues/161
+    (
+        "Skipping backward and optimizer step for nan or inf in forwarding metrics/loss!",
+        "training-nan-loss",
+        {},
+    ),
+    # https://github.com/NVIDIA/nvidia-container-toolkit/issues/171
+    (
+        "W1128 17:35:08.654149 1738 nvc.c:274] skipping kernel modules load due to failure",
+        "container-gpu-error",
+        {"nvc_error": "skipping kernel modules load due to failure"},
+    ),
 ]
 
 
@@ -2880,6 +2920,8 @@ NEGATIVES: list[str] = [
     "[Wed Mar  1 17:38:38 2023] pci 0000:48:00.0: BAR 8: no space for [mem size 0x1400000000 64bit "
     "pref]",
     "[Wed Mar  1 17:38:38 2023] pci 0000:40:01.1: BAR 13: failed to assign [io  size 0x3000]",
+    # lspci of a healthy GPU; a completion that succeeded
+    "1c:00.0 VGA compatible controller: NVIDIA Corporation TU102GL [Quadro RTX 6000/8000] (rev a1)",
     # Flux's non-fatal exceptions
     "1.204s: job.exception type=cancel severity=7 user requested cancel",
 ]
