@@ -63,7 +63,7 @@ def test_found_needs_a_notable_signature_of_the_class():
 
 def test_the_bundled_corpus_is_well_formed():
     entries = log_corpus.load_corpus(CORPUS)
-    assert len(entries) == 2020
+    assert len(entries) == 2100
     assert {e.split for e in entries} == {"dev", "holdout"}
     assert sum(e.expect != "benign" for e in entries) >= 150
     assert sum(e.expect == "benign" for e in entries) >= 50
@@ -85,14 +85,15 @@ def result():
 def test_the_whole_corpus_keeps_its_figures(result):
     """Issue 11's goals are recall >= 0.95 through the catalog and >= 0.9 through the
     readers, no false match. The readers' goal and no false match hold. The catalog met its
-    goal (0.951 on 1829 lines) until two more blind sets, GPU nodes' kernel messages and
-    Slurm as admins paste them, were added whole: their misses that name no family a
-    signature should be written for (labels open to question, one tool's one-off wording)
-    stay misses, and the catalog stands at 0.941 on 2020 lines. This floor guards that
-    figure against regressions; it is not the goal, which stays unmet (MANIFEST, Split)."""
+    goal (0.951 on 1829 lines) until three more blind sets (GPU nodes' kernel messages,
+    Slurm as admins paste it, a mixed sample) were added whole: their misses that name no
+    family a signature should be written for (labels open to question, one tool's one-off
+    wording) stay misses, and the catalog stands at 0.938 on 2100 lines. This floor guards
+    that figure against regressions; it is not the goal, which stays unmet (MANIFEST,
+    Split)."""
     catalog, readers = result["ways"]["catalog"], result["ways"]["readers"]
-    # Measured on the core corpus (dev and holdout, reach apart): catalog 0.941, readers 0.927.
-    assert catalog["total"]["recall"] >= 0.94
+    # Measured on the core corpus (dev and holdout, reach apart): catalog 0.938, readers 0.924.
+    assert catalog["total"]["recall"] >= 0.93
     assert readers["total"]["recall"] >= 0.9
     assert catalog["total"]["false_matches"] == readers["total"]["false_matches"] == 0
     xid_ok, xid_n = catalog["total"]["xid"]
