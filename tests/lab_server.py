@@ -143,10 +143,28 @@ def run_all_cells(page) -> None:
             page.wait_for_function(
                 "el => el.textContent.trim() !== '[ ]:'", arg=prompt.element_handle(), timeout=5_000
             )
-            return
         except Exception:
             page.keyboard.press("Escape")
+            continue
+        if _kernel_took_it(page, prompt):
+            return
     pytest.fail("Run > Run All Cells did not start the notebook")
+
+
+def _kernel_took_it(page, prompt, quiet: float = 8.0) -> bool:
+    """Whether the kernel started (or already finished) the queued cells. A request sent
+    while the kernel's connection is still settling right after start-up can be lost: the
+    cell shows [*] while the kernel stays idle, and would wait forever; then it is sent
+    again. `quiet`: how long an idle kernel beside a [*] prompt means the request is lost."""
+    indicator = page.locator(".jp-Notebook-ExecutionIndicator")
+    deadline = time.monotonic() + quiet
+    while time.monotonic() < deadline:
+        if indicator.get_attribute("data-status") == "busy":
+            return True
+        if prompt.text_content().strip() not in ("[ ]:", "[*]:"):
+            return True  # numbered: done already
+        time.sleep(0.2)
+    return False
 
 
 @contextmanager
