@@ -164,25 +164,16 @@ def judge(
     """
     # What says the GPUs sat idle: utilisation and SM activity (tensor activity rises on a
     # straggler while its peers wait, so it says where, not whether, GPUs idled).
-    activity = [
-        n
+    idling = {
+        n: s
         for n, s in signals.items()
-        if s.role == "effect"
-        and s.idle == "down"
-        and s.straggler == "none"
-        and s.unit != "tokens/s"
-    ]
+        if s.role == "effect" and s.idle == "down" and s.unit != "tokens/s"
+    }
+    activity = [n for n, s in idling.items() if s.straggler == "none"]
     # Across the whole cluster no GPU is a straggler, so tensor activity says whether they
     # all did less math: a stall in communication keeps the SMs busy (NCCL's kernels run)
     # while tensor activity, and the power it draws, fall together.
-    cluster_activity = activity + [
-        n
-        for n, s in signals.items()
-        if s.role == "effect"
-        and s.idle == "down"
-        and s.straggler not in (None, "none")
-        and s.unit != "tokens/s"
-    ]
+    cluster_activity = [n for n, s in idling.items() if s.straggler is not None]
     for c in candidates:
         s = signals[c.signal]
         if c.lag_seconds > tolerance.total_seconds():

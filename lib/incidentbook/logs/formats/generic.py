@@ -16,7 +16,7 @@ import polars as pl
 from incidentbook.logs.data import BAD_TIMESTAMP
 from incidentbook.logs.formats import INHERIT, Context, LogFormat
 from incidentbook.logs.formats.expressions import epoch_us, localise, with_year
-from incidentbook.logs.formats.months import MONTH, month_number
+from incidentbook.logs.formats.months import MONTH, month_day_time
 from incidentbook.logs.severity import level_of_word
 
 # What comes before the time: up to 48 characters, ending where a word does (so that a
@@ -60,8 +60,7 @@ def _time(g, ctx: Context) -> tuple[pl.Expr, pl.Expr, pl.Expr]:
         "%Y-%m-%d %H:%M:%S%.f%z", time_zone="UTC", time_unit="us", strict=False
     )
     iso = pl.when(zone.is_not_null()).then(aware).otherwise(localise(naive, ctx.tz))
-    month = month_number(g("mon")).cast(pl.String).str.zfill(2)
-    md = month + " " + g("day").str.zfill(2) + " " + g("time")
+    md = month_day_time(g)
     year = pl.coalesce(g("year1"), g("year2"))
     dated = localise(
         (year + " " + md).str.to_datetime("%Y %m %d %H:%M:%S%.f", time_unit="us", strict=False),

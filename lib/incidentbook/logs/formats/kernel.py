@@ -20,7 +20,7 @@ from incidentbook.logs.formats.expressions import (
     text_parser,
     with_year,
 )
-from incidentbook.logs.formats.months import MONTH, month_number
+from incidentbook.logs.formats.months import MONTH, month_day_time
 from incidentbook.logs.severity import level_of_priority, level_of_word
 
 # `dmesg --decode` prefix: facility and level padded to six characters ("kern  :warn  : ").
@@ -223,9 +223,7 @@ KERNEL_ISO = LogFormat("kernel-iso", (_ISO_RULE.pattern,), _kernel_iso)
 def _ctime(g: Callable[[str], pl.Expr], ctx: Context) -> pl.Expr:
     """`dmesg -T`'s stamp in the host's locale (`Tue Sep 19`, `Ter Set 19`, `Di Sep 19`):
     the month by its name in any locale of formats.months, the weekday left unread."""
-    month = month_number(g("mon")).cast(pl.String).str.zfill(2)
-    stamp = g("year") + " " + month + " " + g("day").str.zfill(2) + " " + g("time")
-    return local_time(stamp, "%Y %m %d %H:%M:%S", ctx)
+    return local_time(g("year") + " " + month_day_time(g), "%Y %m %d %H:%M:%S", ctx)
 
 
 KERNEL_CTIME = text_format(

@@ -40,6 +40,13 @@ MONTH = (
 """A month as syslog writes it, any of the locales above (match case-insensitively)."""
 
 
+def month_day_time(g) -> pl.Expr:
+    """`MM DD hh:mm:ss` of a stamp's groups `mon` (a month name of any locale above),
+    `day` and `time`, for strptime's `%m %d %H:%M:%S`."""
+    month = month_number(g("mon")).cast(pl.String).str.zfill(2)
+    return month + " " + g("day").str.zfill(2) + " " + g("time")
+
+
 def month_number(token: pl.Expr) -> pl.Expr:
     """The month number (1-12) of a month token: a name of MONTHS or `N月`/`N월`."""
     cleaned = token.str.to_lowercase().str.strip_chars_end(".")

@@ -16,7 +16,7 @@ import polars as pl
 
 from incidentbook.logs.data import NO_TIMESTAMP
 from incidentbook.logs.formats.expressions import Rule, epoch_us, rfc3339, text_format, with_year
-from incidentbook.logs.formats.months import MONTH, month_number
+from incidentbook.logs.formats.months import MONTH, month_day_time
 from incidentbook.logs.severity import level_of_priority, level_of_word
 
 _BSD_STAMP = rf"(?P<mon>(?i:{MONTH})) {{1,2}}(?P<day>\d{{1,2}}) (?P<time>\d\d:\d\d:\d\d(?:\.\d+)?)"
@@ -32,9 +32,7 @@ _KEPT_TAG = r"(?:kernel: ?|(?P<tagged>[^\s:\[]+(?:\[[^\]]*\])?: ?))?"
 
 def bsd_time(g, ctx) -> pl.Expr:
     """A BSD syslog stamp's time: its month in any locale, the year nearest the window."""
-    month = month_number(g("mon")).cast(pl.String).str.zfill(2)
-    stamp = month + " " + g("day").str.zfill(2) + " " + g("time")
-    return with_year(stamp, "%m %d %H:%M:%S%.f", ctx)
+    return with_year(month_day_time(g), "%m %d %H:%M:%S%.f", ctx)
 
 
 def _syslog_3164(g, ctx):
