@@ -83,17 +83,16 @@ def result():
 
 
 def test_the_whole_corpus_keeps_its_figures(result):
-    """Issue 11's goals are recall >= 0.95 through the catalog and >= 0.9 through the
-    readers, no false match. The readers' goal and no false match hold. The catalog met its
-    goal (0.951 on 1829 lines) until three more blind sets (GPU nodes' kernel messages,
-    Slurm as admins paste it, a mixed sample) were added whole: their misses that name no
-    family a signature should be written for (labels open to question, one tool's one-off
-    wording) stay misses, and the catalog stands at 0.938 on 2100 lines. This floor guards
-    that figure against regressions; it is not the goal, which stays unmet (MANIFEST,
-    Split)."""
+    """Issue 11's goals: recall >= 0.95 through the catalog and >= 0.9 through the readers,
+    no false match. The catalog fell below its goal when blind sets were added whole (0.938
+    on 2100 lines) and is back above it (0.951) from signatures for the families its misses
+    belonged to (a pod the scheduler cannot place, MUNGE refusing Slurm's messages, GPU
+    libraries missing, GPU firmware that does not boot, NVLinks reported inactive, a job
+    operator's reconcile errors, batteries, sinfo's cut reasons). The lines still missed
+    name no family worth a signature (MANIFEST, Split)."""
     catalog, readers = result["ways"]["catalog"], result["ways"]["readers"]
-    # Measured on the core corpus (dev and holdout, reach apart): catalog 0.938, readers 0.924.
-    assert catalog["total"]["recall"] >= 0.93
+    # Measured on the core corpus (dev and holdout, reach apart): catalog 0.951, readers 0.935.
+    assert catalog["total"]["recall"] >= 0.95
     assert readers["total"]["recall"] >= 0.9
     assert catalog["total"]["false_matches"] == readers["total"]["false_matches"] == 0
     xid_ok, xid_n = catalog["total"]["xid"]

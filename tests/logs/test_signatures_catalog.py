@@ -2439,13 +2439,6 @@ POSITIVES += [
         "gpu-diagnostic-failure",
         {"dcgm_fr": "DCGM_FR_IMEX_UNHEALTHY"},
     ),
-    # https://github.com/NVIDIA/DCGM/issues/270
-    (
-        "ERROR [1514002:1514004] [[Health]] Detected a WARNING in health system Thermal: "
-        "'Detected clocks event due to thermal violation in GPU 2.",
-        "gpu-diagnostic-failure",
-        {"dcgm_health": "WARNING", "health_system": "Thermal"},
-    ),
     # https://github.com/NVIDIA/go-dcgm/issues/52 (the test's row for a second GPU)
     (
         "|                           | Fail - GPU: 0                                  |",
@@ -2632,8 +2625,8 @@ POSITIVES += [
     # https://github.com/clustervision/trinity/issues/759
     (
         "May 24 07:06:46 login slurmctld[15918]: error: Munge decode failed: Invalid credential",
-        "slurm-error",
-        {"daemon": "slurmctld", "daemon_error": "Munge decode failed: Invalid credential"},
+        "slurm-auth-failure",
+        {"munge_op": "decode", "munge_reason": "Invalid credential"},
     ),
     # https://github.com/openpmix/openpmix/issues/2031 (behind pdsh's host)
     (
@@ -2778,6 +2771,183 @@ POSITIVES += [
         "container-gpu-error",
         {"nvc_error": "skipping kernel modules load due to failure"},
     ),
+    # Pods the scheduler cannot place for reasons other than GPUs: CPU, affinity, predicates
+    # https://github.com/open-edge-platform/geti_v2/issues/532
+    (
+        "  Warning  FailedScheduling  6m48s (x244 over 16h)  default-scheduler  0/1 nodes are "
+        "available: 1 Insufficient cpu. preemption: 0/1 nodes are available: 1 No preemption "
+        "victims found for incoming pod",
+        "k8s-pod-unschedulable",
+        {"available": "0/1", "reasons": "1 Insufficient cpu"},
+    ),
+    # https://github.com/awslabs/data-on-eks/issues/529
+    (
+        "2024-05-13T13:55:13.094920Z [Warning] 0/4 nodes are available: 4 node(s) didn't match "
+        "Pod's node affinity/selector. preemption: 0/4 nodes are available: 4 Preemption is not "
+        "helpful for scheduling..",
+        "k8s-pod-unschedulable",
+        {"reasons": "4 node(s) didn't match Pod's node affinity/selector"},
+    ),
+    # https://github.com/argoproj/argo-workflows/issues/190
+    (
+        "  2h\t\t48m\t\t7\tdefault-scheduler\t\t\tWarning\t\tFailedScheduling\tNo nodes are "
+        "available that match all of the following predicates:: Insufficient cpu (9), "
+        "Insufficient memory (15), MatchNodeSelector (18).",
+        "k8s-pod-unschedulable",
+        {},
+    ),
+    # CUDA and NVIDIA libraries a program cannot load
+    # https://github.com/tensorflow/tensorflow/issues/37689
+    (
+        "2020-03-18 08:16:50.221103: W tensorflow/stream_executor/platform/default/"
+        "dso_loader.cc:55] Could not load dynamic library 'libnvinfer.so.6'; dlerror: "
+        "libnvinfer.so.6: cannot open "
+        "shared object file: No such file or directory; LD_LIBRARY_PATH: /usr/local/cuda/lib64:/."
+        "singularity.d/libs",
+        "gpu-library-missing",
+        {"dso": "libnvinfer.so.6"},
+    ),
+    # https://github.com/microsoft/CNTK/issues/1134
+    (
+        "cntk: error while loading shared libraries: libcudart.so.7.5: cannot open shared object "
+        "file: No such file or directory",
+        "gpu-library-missing",
+        {"library": "libcudart.so.7.5", "import_error": "error while loading shared libraries: "},
+    ),
+    # https://github.com/THUDM/GCC/issues/19
+    (
+        "OSError: libcudart.so.10.0: cannot open shared object file: No such file or directory",
+        "gpu-library-missing",
+        {"library": "libcudart.so.10.0"},
+    ),
+    # Slurm's MUNGE authentication
+    # https://github.com/clustervision/trinity/issues/759
+    (
+        "May 24 07:06:45 login slurmctld[15918]: error: slurm_receive_msg: "
+        "MESSAGE_NODE_REGISTRATION_STATUS has authentication error: Invalid credential",
+        "slurm-auth-failure",
+        {"auth_error": "Invalid credential"},
+    ),
+    # https://github.com/stackhpc/ansible-slurm-appliance/issues/114
+    (
+        "[2021-09-22T14:11:30.278] error: Munge decode failed: Expired credential",
+        "slurm-auth-failure",
+        {"munge_op": "decode", "munge_reason": "Expired credential"},
+    ),
+    # https://github.com/dun/munge/issues/118
+    (
+        "sbatch: error: Batch job submission failed: Protocol authentication error",
+        "slurm-auth-failure",
+        {},
+    ),
+    # https://github.com/Azure/az-hop/issues/656
+    (
+        "[2021-12-02T15:17:11.690] debug:  auth/munge: slurm_auth_create: Munge encode failed: "
+        'Failed to access "/var/run/munge/munge.socket.2": No such file or directory '
+        "(retrying ...)",
+        "slurm-auth-failure",
+        {"munge_op": "encode"},
+    ),
+    # A job operator's reconcile loop failing
+    # https://github.com/kubeflow/trainer/issues/1538
+    (
+        '2022-02-28T09:49:55.707Z\tERROR\tReconcile PyTorchJob error\t{"pytorchjob": '
+        '"default/pytorch-tcp-dist-mnist", "error": "PyTorchJob.kubeflow.org \\"pytorch-tcp-dist-'
+        'mnist\\" is invalid: status.replicaStatuses: Invalid value: \\"null\\": status.'
+        'replicaStatuses in body must be of type object: \\"null\\""}',
+        "k8s-operator-error",
+        {"kind": "PyTorchJob"},
+    ),
+    # https://github.com/kubeflow/katib/pull/2560 (controller-runtime's JSON log)
+    (
+        '{"level":"error","ts":"2025-08-21T00:56:25.362119169Z","caller":"controller/controller.go:'
+        '353","msg":"Reconciler error","controller":"trainjob_controller","namespace":"kubeflow-'
+        'user-example-com","name":"torch-distributed-example2-svp9wgmh"}',
+        "k8s-operator-error",
+        {},
+    ),
+    # A battery the BMC reports low (https://github.com/mrlhansen/idrac_exporter/issues/26)
+    ('      "Message": "The PERC1 battery is low.",', "bmc-battery-failure", {}),
+    # GPU firmware that does not boot: FSP, FWSEC, the VBIOS
+    # https://github.com/NVIDIA/nvtrust/issues/54
+    (
+        "[  121.802181] NVRM: kfspPollForResponse_IMPL: FSP command timed out",
+        "gpu-init-failure",
+        {"boot_function": "kfspPollForResponse_IMPL"},
+    ),
+    # https://github.com/NVIDIA/nvtrust/issues/77
+    (
+        "[  286.345361] NVRM: kfspPollForQueueEmpty_IMPL: Timed out waiting for FSP command queue "
+        "to be empty.",
+        "gpu-init-failure",
+        {"boot_function": "kfspPollForQueueEmpty_IMPL"},
+    ),
+    # https://github.com/NVIDIA/open-gpu-kernel-modules/issues/943
+    (
+        "[   10.842114] NVRM: s_prepareForFwsec_TU102: failed to prepare interface data for FWSEC "
+        "cmd 0x15: 0x25",
+        "gpu-init-failure",
+        {"boot_function": "s_prepareForFwsec_TU102"},
+    ),
+    # https://github.com/Bumblebee-Project/Bumblebee/issues/204
+    ("[  139.881407] NVRM: failed to copy vbios to system memory.", "gpu-init-failure", {}),
+    # NVLinks reported inactive, by nvidia-smi, NHC and DCGM's health watch
+    # https://github.com/leptonai/gpud/issues/1085
+    (
+        "NVML: Unable to retrieve NVLink information as all links are inActive",
+        "nvlink-error",
+        {"inactive_links": "all links are inActive"},
+    ),
+    # https://github.com/Azure/azurehpc-health-checks/issues/162
+    (
+        "ERROR:  nhc:  Health check failed:  check_nvlink_status: GPU 0 has nvlinks inactive:     "
+        "Link 4: Inactive",
+        "nvlink-error",
+        {"inactive_links": "nvlinks inactive"},
+    ),
+    # https://github.com/NVIDIA/aicr/issues/2641
+    (
+        "GpuNvlinkWatch = True   reason=GpuNvlinkWatchIsNotHealthy",
+        "nvlink-error",
+        {"nvlink_watch": "GpuNvlinkWatchIsNotHealthy"},
+    ),
+    # DCGM's newer wording of a clock slowdown (https://github.com/NVIDIA/DCGM/issues/270)
+    (
+        "ERROR [1514002:1514004] [[Health]] Detected a WARNING in health system Thermal: 'Detected "
+        "clocks event due to thermal violation in GPU 2. Verify that the cooling on this machine is"
+        " functional, including external, thermal material interface, fans, and any other "
+        "components.",
+        "gpu-clock-slowdown",
+        {"violation": "thermal"},
+    ),
+    # sinfo -R cuts a reason to 20 characters
+    # https://github.com/SlinkyProject/containers/issues/14
+    ("gres/gpu count repor slurm     2026-04-14T06:39:53 slinky-0", "slurm-gpu-count-low", {}),
+    # https://github.com/aws-samples/aws-plugin-for-slurm/issues/10
+    (
+        "Low socket*core*thre root      2019-05-07T18:16:10 ip-10-0-1-[6-7]",
+        "slurm-node-drained",
+        {"low_reason": "Low socket*core*thre"},
+    ),
+    # docker's API refusing to start a container
+    # https://github.com/coreos/coreos-kubernetes/issues/440
+    (
+        'Apr 27 20:19:50 ip-10-0-0-50.ec2.internal dockerd[1044]: time="2016-04-27T20:19:50.'
+        '549527798Z" level=error msg="Handler for POST /containers/8a76ee16e463f94836c727a93d47fc3'
+        "27141b5bd6aad724e5cfbb4c9308b7c12/start returned error: Container command not found or "
+        "does not "
+        'exist."',
+        "container-start-failed",
+        {"api_start_error": "Container command not found or does not exist."},
+    ),
+    # an exporter without the privileges for profiling metrics
+    # https://github.com/NVIDIA/dcgm-exporter/issues/34
+    (
+        "Warning #2: dcgm-exporter doesn't have sufficient privileges to expose profiling metrics. "
+        "To get profiling metrics with dcgm-exporter, use --cap-add SYS_ADMIN",
+        "exporter-collector-failed",
+        {"exporter": "dcgm-exporter", "missing": "profiling"},
+    ),
 ]
 
 
@@ -2785,7 +2955,6 @@ POSITIVES += [
 NEGATIVES: list[str] = [
     "worker 3 aborted the request and will retry",
     "DataLoader worker (pid 4711) started with seed 12",
-    "0/3 nodes are available: 3 Insufficient cpu.",
     "mlx5_core 0000:41:00.0 enp65s0f0np0: Link up",
     "mlx5_core 0000:41:00.1: Port 1 link up",
     "mlx5_core 0000:41:00.1: 63.008 Gb/s available PCIe bandwidth (8.0 GT/s PCIe x8 link)",
@@ -2924,6 +3093,14 @@ NEGATIVES: list[str] = [
     "1c:00.0 VGA compatible controller: NVIDIA Corporation TU102GL [Quadro RTX 6000/8000] (rev a1)",
     # Flux's non-fatal exceptions
     "1.204s: job.exception type=cancel severity=7 user requested cancel",
+    # a battery the BMC reports healthy (https://github.com/mrlhansen/idrac_exporter/issues/26)
+    '      "Message": "The PERC1 battery is operating normally.",',
+    # NCCL looking for an optional plugin, and the FSP's state dumped on the way to an error
+    "dgxh100-4:460770:460770 [0] NCCL INFO NET/Plugin : dlerror=libnccl-net.so: cannot open shared "
+    "object file: No such file or directory No plugin found (libnccl-net.so), using internal "
+    "implementation",
+    "[  279.949534] NVRM: kfspDumpDebugState_GH100: NV_PFSP_FALCON_COMMON_SCRATCH_GROUP_2(0) = "
+    "0x9f",
 ]
 
 
