@@ -2202,13 +2202,6 @@ POSITIVES += [
         "uncaught-exception",
         {"uncaught": "OLMoThreadError"},
     ),
-    # https://github.com/apache/mxnet/issues/6050
-    (
-        "[16:24:41] include/dmlc/logging.h:303: [16:24:41] src/io/local_filesys.cc:39: Check "
-        "failed: std::fwrite(ptr, 1, size, fp_) == size FileStream.Write incomplete",
-        "uncaught-exception",
-        {},
-    ),
     (
         "[rank3]: torch.distributed.elastic.rendezvous.api.RendezvousStateError: lost",
         "uncaught-exception",
@@ -2948,6 +2941,90 @@ POSITIVES += [
         "exporter-collector-failed",
         {"exporter": "dcgm-exporter", "missing": "profiling"},
     ),
+    # An Xid line whose poster hid the GPU's address (https://github.com/NVIDIA/nccl/issues/2241)
+    (
+        "kernel: NVRM: Xid (PCI:...): 137, RLW_RXPIPE interrupt hit on link 11 on GPU0: PRIV Error",
+        "nvidia-xid",
+        {"xid": "137"},
+    ),
+    # A file handle gone stale under a shared filesystem's client
+    # https://github.com/gluster/glusterfs/issues/4222
+    (
+        "[2023-09-20 09:12:50.432609] W [MSGID: 114031] [client-rpc-fops_v2.c:1986:client4_0_"
+        "setattr_cbk] 0-testvol-client-0: remote operation failed [Stale file handle]",
+        "shared-filesystem-error",
+        {},
+    ),
+    # https://github.com/ai4d-iasc/trixie/issues/37
+    ("-bash: cd: /home/ryczkok: Stale file handle", "shared-filesystem-error", {}),
+    # A Lustre server evicting a client whose lock callback timed out
+    # https://wiki.whamcloud.com/display/LNet/An+example+of+Debugging+Evictions
+    (
+        "15247049 00010000:00020000:35.1F:1566497870.915689:0:0:0:(ldlm_lockd.c:334:waiting_locks"
+        "_callback()) ### lock callback timer expired after 100s: evicting client at "
+        "10.0.15.157@ o2ib10 ns: filter-lustre-OST0000_UUID lock: ffff8889a979b000/0xb105f2d3186c"
+        "659d lrc: 3/0,0 mode: PW/PW",
+        "lustre-lnet-error",
+        {"evicted_nid": "10.0.15.157@"},
+    ),
+    # OpenBMC's sensord and SEL (https://github.com/facebook/OpenBIC/pull/595 and /pull/474)
+    (
+        "1    slot1    2018-03-10 07:41:36    sensord          ASSERT: Upper Critical threshold - "
+        "raised - FRU: 1, num: 0x4 curr_val: 95.00 C, thresh_val: 95.00 C, snr: MB_SOC_CPU_TEMP_C",
+        "bmc-temperature-critical",
+        {},
+    ),
+    (
+        "4    slot4    2022-08-05 01:34:33    ipmid            SEL Entry: FRU: 4, Record: Standard "
+        "(0x02), Time: 2022-08-05 01:34:33, Sensor: SYSTEM_STATUS (0x10), Event Data: (03FFFF) PCH"
+        " thermal trip Assertion",
+        "bmc-temperature-critical",
+        {"trip_part": "PCH"},
+    ),
+    # The kubelet reclaiming a resource a node ran short of
+    # https://github.com/sustainable-computing-io/kepler/issues/1799
+    (
+        "Sep 28 05:37:59 team kubelet[2865036]: I0928 05:37:59.659033 2865036 eviction_manager.go:"
+        '369] "Eviction manager: attempting to reclaim" resourceName="ephemeral-storage"',
+        "k8s-pod-evicted",
+        {"reclaim": "ephemeral-storage"},
+    ),
+    # The kubelet unable to reach a device plugin
+    # https://github.com/NVIDIA/kubevirt-gpu-device-plugin/pull/55
+    (
+        '"Unable to connect to device plugin client with socket path" err="failed to dial device '
+        'plugin: context deadline exceeded" path="/var/lib/kubelet/device-plugins/kubevirt-'
+        '***.sock"',
+        "k8s-device-plugin-error",
+        {},
+    ),
+    # smartctl's exit status read out (https://github.com/ashaduri/gsmartcontrol/issues/4)
+    (
+        "<warn>  [hz] Warning: exit: Some SMART command to the disk failed, or there was a checksum"
+        " error in a SMART data structure",
+        "disk-smart-warning",
+        {"smart_command": "Some SMART command to the disk failed"},
+    ),
+    # The kernel's emergency line for an interrupt no driver handles
+    # https://github.com/cBio/cbio-cluster/issues/46
+    (
+        "kernel:do_IRQ: 8.207 No irq handler for vector (irq -1)",
+        "kernel-warning",
+        {"no_irq_handler": "No irq handler for vector"},
+    ),
+    # A hardware watchdog left armed (https://github.com/systemd/systemd/issues/37160)
+    (
+        "watchdog: watchdog0: watchdog did not stop!",
+        "kernel-warning",
+        {"watchdog_device": "watchdog0"},
+    ),
+    # A checkpoint writer's short write (https://github.com/apache/mxnet/issues/6050)
+    (
+        "[16:24:41] include/dmlc/logging.h:303: [16:24:41] src/io/local_filesys.cc:39: Check "
+        "failed: std::fwrite(ptr, 1, size, fp_) == size FileStream.Write incomplete",
+        "storage-write-failure",
+        {"short_write": "Check failed: std::fwrite("},
+    ),
 ]
 
 
@@ -3101,6 +3178,9 @@ NEGATIVES: list[str] = [
     "implementation",
     "[  279.949534] NVRM: kfspDumpDebugState_GH100: NV_PFSP_FALCON_COMMON_SCRATCH_GROUP_2(0) = "
     "0x9f",
+    # NCCL's proxy thread logs this at INFO when a peer's socket closes, which every rank's
+    # normal exit does: logs of runs that finished well end with a run of them
+    "9aee1c01f3e7:6727:7168 [1] NCCL INFO [Service thread] Connection closed by localRank 2",
 ]
 
 
