@@ -142,7 +142,7 @@ class TrainerFormat:
     `sniff` is searched in a file's first MiB; `names` (globs), when given, are the only
     file names the format reads (trainer_state.json, metrics.csv). `parse` gets the
     file's cleaned lines (`text=True`) or its path (`text=False`: it reads the file
-    itself) and the context.
+    itself) and the context. A `fallback` format reads only what no other format does.
     """
 
     name: str
@@ -151,6 +151,8 @@ class TrainerFormat:
     parse: Callable[..., Parsed]
     text: bool = True
     names: tuple[str, ...] = ()
+    fallback: bool = False
+    """Read a file only when no other format recognises it (a generic reader)."""
 
     def matches(self, path: Path, head: str) -> bool:
         if self.names and not any(path.match(n) for n in self.names):
@@ -167,11 +169,14 @@ ANSI = r"\x1b\[[0-9;?]*[A-Za-z]"
 # the logger's prefix. Markdown-pasted logs keep their indentation (spaces, U+3000).
 LAUNCHER = (
     r"^[\s\u3000]*"
-    r"(?:\[rank(?P<launch_rank>\d+)\]:|\[default(?P<default_rank>\d+)\]:|(?P<srun_rank>\d+): )?"
+    # (NeMo-Run puts the job's name and node before torchrun's tag: `job/0 [default3]:`)
+    r"(?:\[rank(?P<launch_rank>\d+)\]:|(?:\S+/\d+ )?\[default(?P<default_rank>\d+)\]:"
+    r"|(?P<srun_rank>\d+): )?"
 )
 _LEADING_TS = (
-    # torchtitan's `[titan] `, transformers' `[INFO|trainer.py:1143] ` before the time.
-    LAUNCHER + r"[\s\u3000]*(?:\[titan\]\s*|\[[A-Z]+\|[\w.]+:\d+\]\s*)?(?:"
+    # torchtitan's `[titan] `, transformers' `[INFO|trainer.py:1143] `, NeMo's `[NeMo W `
+    # before the time.
+    LAUNCHER + r"[\s\u3000]*(?:\[titan\]\s*|\[[A-Z]+\|[\w.]+:\d+\]\s*|\[NeMo [A-Z] )?(?:"
     r"\[?(?P<iso>\d{4}-\d\d-\d\d[ T]\d\d:\d\d:\d\d(?:[.,]\d+)?)"
     r"|(?P<us>\d\d/\d\d/\d{4} \d\d:\d\d:\d\d)"
     r"|(?P<md>\d\d/\d\d \d\d:\d\d:\d\d)\b"
@@ -337,6 +342,10 @@ def key_values(records: pl.DataFrame, keys: dict[str, str], separator: str) -> p
     `lm-loss`, `lm loss=` and a wrap-eaten `number of naniterations` meet) to the column.
     Split on `separator`, not one regex per field: a million lines stay cheap.
     """
+    columns = sorted(set(keys.values()))
+    if records.height == 0:
+        # (a select of literals alone on no rows would give one row of nulls)
+        return pl.DataFrame(schema=dict.fromkeys(columns, pl.String))
     pieces = records.select(
         pl.int_range(pl.len(), dtype=pl.UInt32).alias("row"), pl.col("text").str.split(separator)
     ).explode("text")
@@ -362,8 +371,7 @@ def key_values(records: pl.DataFrame, keys: dict[str, str], separator: str) -> p
     rows = pl.DataFrame({"row": pl.int_range(records.height, eager=True, dtype=pl.UInt32)})
     out = rows.join(wide, on="row", how="left", maintain_order="left")
     return out.select(
-        (pl.col(c) if c in out.columns else pl.lit(None, pl.String)).alias(c)
-        for c in sorted(set(keys.values()))
+        (pl.col(c) if c in out.columns else pl.lit(None, pl.String)).alias(c) for c in columns
     )
 
 

@@ -38,6 +38,7 @@ TRAINER_FORMATS: Registry[TrainerFormat] = Registry(
         "hf-trainer": "incidentbook.sources.trainer.hf:STDOUT",
         "hf-trainer-state": "incidentbook.sources.trainer.hf:STATE",
         "lightning-csv": "incidentbook.sources.trainer.lightning:FORMAT",
+        "generic": "incidentbook.sources.trainer.generic:FORMAT",
     },
     check=instance_of(TrainerFormat),
 )
@@ -78,11 +79,28 @@ def formats_of(path: Path) -> list[TrainerFormat]:
             return list(_SNIFFED[key])
     head = re.sub(ANSI, "", read_head(path))
     found = [fmt for fmt in formats if fmt.matches(path, head)] if head else []
+    # A generic reader stands in only for a trainer no format of its own knows.
+    found = [fmt for fmt in found if not fmt.fallback] or found
     if key is not None:
         if len(_SNIFFED) >= _SNIFFED_MAX:
             _SNIFFED.clear()
         _SNIFFED[key] = found
     return list(found)
+
+
+def _measured(records: pl.DataFrame) -> bool:
+    """Whether any record states a quantity (not only an iteration number)."""
+    return records.height > 0 and bool(
+        records.select(pl.any_horizontal(pl.col(c).is_not_null() for c in QUANTITIES).any()).item()
+    )
+
+
+def _fallbacks(path: Path, head: str, tried: list[TrainerFormat]) -> list[TrainerFormat]:
+    return [
+        fmt
+        for _, fmt in TRAINER_FORMATS.entries()
+        if fmt.fallback and fmt.text and fmt not in tried and fmt.matches(path, head)
+    ]
 
 
 def read_trainer_file(
@@ -108,6 +126,18 @@ def read_trainer_file(
     for fmt in formats:
         got = fmt.parse(text, ctx) if fmt.text else fmt.parse(path, ctx)
         parsed = parsed.merge(got)
+    if text is not None and not _measured(parsed.records):
+        # The formats that recognised the file read no number from it (a NeMo log has
+        # Megatron's `iteration N/M |` without Megatron's fields): a generic reader that
+        # recognises it reads it instead.
+        head = re.sub(ANSI, "", text.head)
+        for fmt in _fallbacks(path, head, formats):
+            got = fmt.parse(text, ctx)
+            if _measured(got.records):
+                notes = [f"{where}: {', '.join(f.name for f in formats)} read no number here"]
+                parsed = Parsed(got.records, got.facts, got.starts, [*notes, *got.notes])
+                formats = [fmt]
+                break
     anchors = (
         text.lines.filter(pl.col("ts").is_not_null()).select("line", "ts")
         if text is not None

@@ -1,0 +1,288 @@
+"""Any trainer's progress lines: a step counter and named numbers, read by their names.
+
+The trainers with a parser of their own (Megatron, DeepSpeed, nanotron, torchtitan, the
+Hugging Face Trainer, Lightning) are read by it; a log none of them knows is read here
+when its lines count steps and name a loss, as most trainers print them:
+
+    completed step: 10, seconds: 1.234, TFLOP/s/device: 150.2, Tokens/s/device: 5000.1, loss: 7.5
+    iter 100: loss 2.3107, time 120.43ms, mfu 40.12%
+    | train_inner | epoch 001:    100 / 1000 loss=9.5, wps=12345, ups=1.2, num_updates=100
+    [step=100/739328]                        (then one `name=value` per indented line)
+    [batch=100/1000]:                        (then one `name: value` per indented line)
+
+A line (with the indented `name: value` lines under it, for trainers that print a block
+per step) is cut into fields at `,` `|` `;` tabs and runs of spaces; a field is a name and
+a number with its unit (`120.43ms`, `40.12%`, `1,503`). Names are compared with
+everything but letters and digits removed, and only the names below are read: a number
+under a name this module does not know is left alone rather than guessed at. The step is
+the trainer's update counter (`num_updates`, `global_step`) where it prints one, else
+the first `step`, `iter` or `batch` number. Per-device throughput is kept apart from the
+job's (sources.trainer.timeline multiplies it by the GPUs); a step time comes in seconds,
+from milliseconds where the unit or the name says so, or from a rate of steps per second.
+"""
+
+from __future__ import annotations
+
+import polars as pl
+
+from incidentbook.sources.trainer.base import (
+    Context,
+    Parsed,
+    TrainerFormat,
+    TrainerText,
+    launcher_rank,
+    records,
+)
+
+# The step counter, in the order trusted: the optimizer's update count first (fairseq
+# prints the epoch's batch before it), then the first step, iteration or batch number.
+_COUNTERS = (
+    r"(?i)\bnum_updates\s*[:=]\s*(\d+)",
+    r"(?i)\bglobal[_ ]?step\s*[:=]?\s*(\d+)",
+    r"(?i)\b(?:completed )?(?:step|iter(?:ation)?|batch)\b\s*[:=]?\s*(\d+)\b",
+)
+_HEADER = r"(?i)\b(?:step|iter(?:ation)?|batch|num_updates|global_step)\b[\"']?\s*[:=]?\s*[\"']?\d+"
+_LOSS_NAMES = (
+    "loss",
+    "lmloss",
+    "trainloss",
+    "traincrossentropyloss",
+    "crossentropyloss",
+    "reducedtrainloss",
+    "trainlosstraintotal",
+    "losstrain",
+    "trainlossstep",
+)
+# A block trainer's header: the counter alone on its line, its numbers indented below.
+_BLOCK_HEADER = r"(?i)\[(?:step|batch)=\d+(?:/\d+)?(?:,[^\]]*)?\]:?\s*$"
+_INDENTED = r"^[\s\u3000]+[A-Za-z][^:=]*?[:=]\s*[-+]?(?:\d|\.\d|nan|inf)"
+
+_COUNTING = r"\b(?:step|iter(?:ation)?|num_updates|global_step)\b[\"']?\s*[:=]?\s*[\"']?\d+"
+_LOSS = r"\b[\w/]*loss\b[\"']?(?: \w+)?\s*[:=]?\s*[\"']?[-+]?(?:\d|\.\d|nan|inf)"
+SNIFF = (
+    # (the look for `loss` first: one pass over a file that has none, such as a kernel log)
+    r"(?im)\A(?=[\s\S]*?loss)[\s\S]*?(?:"
+    rf"{_COUNTING}[^\n]*?{_LOSS}|{_LOSS}[^\n]*?{_COUNTING}"
+    r"|\[(?:step|batch)=\d+(?:/\d+)?(?:,[^\]\n]*)?\]:?[ \t]*\n"
+    r"(?:[ \t]+.*\n){0,60}?[ \t]+.*[Ll]oss\S*\s*[:=])"
+)
+"""A line counting steps that names a loss (in either order, JSON's quotes allowed), or a
+block header with a loss below it."""
+
+# What a field's name says it is: (column, how to read the number).
+_NAMES: dict[str, tuple[str, str]] = {
+    **{name: ("loss", "plain") for name in _LOSS_NAMES},
+    # the job's tokens per second
+    "tokspersec": ("tokens_per_second", "plain"),
+    "tokenspersec": ("tokens_per_second", "plain"),
+    "tokenspersecond": ("tokens_per_second", "plain"),
+    "tokenss": ("tokens_per_second", "plain"),
+    "throughputtokenspersec": ("tokens_per_second", "plain"),
+    "trainthroughputtokenspersec": ("tokens_per_second", "plain"),
+    "throughputtotaltokenspersecond": ("tokens_per_second", "plain"),
+    "wps": ("tokens_per_second", "plain"),
+    # per device
+    "tokenssdevice": ("tokens_per_second_per_gpu", "plain"),
+    "tokenssgpu": ("tokens_per_second_per_gpu", "plain"),
+    "tokenspersecondpergpu": ("tokens_per_second_per_gpu", "plain"),
+    "tokenspersecpergpu": ("tokens_per_second_per_gpu", "plain"),
+    "tokenspersecondperdevice": ("tokens_per_second_per_gpu", "plain"),
+    "throughputdevicetokenspersecond": ("tokens_per_second_per_gpu", "plain"),
+    "throughputdevicetokenspersec": ("tokens_per_second_per_gpu", "plain"),
+    "trainthroughputdevicetokenspersec": ("tokens_per_second_per_gpu", "plain"),
+    # samples
+    "samplespersec": ("samples_per_second", "plain"),
+    "samplespersecond": ("samples_per_second", "plain"),
+    "samplessec": ("samples_per_second", "plain"),
+    "throughputsamplespersec": ("samples_per_second", "plain"),
+    "trainthroughputsamplespersec": ("samples_per_second", "plain"),
+    # the time of a step, or a rate of steps
+    "seconds": ("step_time", "time"),
+    "time": ("step_time", "time"),
+    "steptime": ("step_time", "time"),
+    "itertime": ("step_time", "time"),
+    "trainsteptiming": ("step_time", "time"),
+    "trainsteptiminginsec": ("step_time", "time"),
+    "trainsteptiminginsecs": ("step_time", "time"),
+    "trainsteptimingins": ("step_time", "time"),
+    "steptiming": ("step_time", "time"),
+    "elapsedtimeperiterationms": ("step_time", "ms"),
+    "timems": ("step_time", "ms"),
+    "steptimems": ("step_time", "ms"),
+    "ups": ("step_time", "rate"),
+    "stepspersec": ("step_time", "rate"),
+    "throughputbatchespersec": ("step_time", "rate"),
+    "throughputdevicebatchespersecond": ("step_time", "rate"),
+    "trainthroughputbatchespersec": ("step_time", "rate"),
+    # compute
+    "mfu": ("mfu", "fraction"),
+    "throughputdevicemfu": ("mfu", "fraction"),
+    "trainthroughputdevicemfu": ("mfu", "fraction"),
+    "tflopsdevice": ("tflops_per_gpu", "plain"),
+    "tflopsgpu": ("tflops_per_gpu", "plain"),
+    "tflopssdevice": ("tflops_per_gpu", "plain"),
+    "tflopssgpu": ("tflops_per_gpu", "plain"),
+    "tflopspergpu": ("tflops_per_gpu", "plain"),
+    "tflops": ("tflops_per_gpu", "plain"),
+    "trainthroughputdeviceflopspersec": ("tflops_per_gpu", "tera"),
+    "throughputdeviceflopspersec": ("tflops_per_gpu", "tera"),
+    # optimisation
+    "lr": ("learning_rate", "plain"),
+    "learningrate": ("learning_rate", "plain"),
+    "trainlr": ("learning_rate", "plain"),
+    "optimlearningrategroup0": ("learning_rate", "plain"),
+    "gradnorm": ("grad_norm", "plain"),
+    "gnorm": ("grad_norm", "plain"),
+    "traingradnorm": ("grad_norm", "plain"),
+    "optimtotalgradnorm": ("grad_norm", "plain"),
+    "lossscale": ("loss_scale", "plain"),
+    # running totals (the job's tokens/s is their growth over the step time)
+    "throughputtotaltokens": ("consumed_tokens", "plain"),
+    "consumedtokens": ("consumed_tokens", "plain"),
+    "consumedsamples": ("consumed_samples", "plain"),
+    "globalbatchsize": ("global_batch_size", "plain"),
+}
+_COLUMNS = sorted({column for column, _ in _NAMES.values()})
+
+# A field: its name, then a number with its unit at the field's end.
+_FIELD = (
+    r"^(?P<name>.*?)\s*[:=]?\s*"
+    r"(?P<number>[-+]?(?:\d[\d,]*(?:\.\d*)?|\.\d+)(?:[eE][-+]?\d+)?|[-+]?(?:nan|inf))"
+    r"\s*(?P<unit>ms|s|%)?\s*(?:\(.*\))?$"
+)
+
+
+def _blocks(lines: pl.DataFrame) -> pl.DataFrame:
+    """Each step's text: a counting line, with the indented `name: value` lines under a
+    block header joined to it (`|` between), one row per step, in file order."""
+    text = pl.col("text")
+    header = text.str.contains(_BLOCK_HEADER)
+    indented = text.str.contains(_INDENTED)
+    marked = lines.with_columns(_block=header.cum_sum(), _header=header, _indented=indented)
+    # A block is its header and the indented lines right under it (a line that is
+    # neither ends it).
+    marked = marked.with_columns(
+        _run=(~pl.col("_indented")).cum_sum(),
+    )
+    in_block = (
+        marked.filter(pl.col("_header") | pl.col("_indented"))
+        .group_by("_run", maintain_order=True)
+        .agg(
+            pl.col("line").first(),
+            pl.col("ts").first(),
+            pl.col("text").first().alias("_first"),
+            pl.col("_header").first(),
+            text=pl.col("text").str.strip_chars().str.join(" | "),
+        )
+        .filter(pl.col("_header"))
+        .select("line", "ts", "text", rank=launcher_rank(pl.col("_first")))
+    )
+    single = marked.filter(
+        ~pl.col("_header") & ~pl.col("_indented") & text.str.contains(_HEADER)
+    ).select("line", "ts", "text", rank=launcher_rank(text))
+    return pl.concat([single, in_block]).sort("line")
+
+
+def _fields(steps: pl.DataFrame) -> pl.DataFrame:
+    """(row, column, value): each known name's number, in canonical units."""
+    pieces = steps.select(
+        pl.int_range(pl.len(), dtype=pl.UInt32).alias("row"),
+        # `iter 100: loss 2.31` holds two fields: a number then a colon, then a name.
+        field=pl.col("text")
+        # JSON's quotes around names and values (fairseq's json log format)
+        .str.replace_all('"', "", literal=True)
+        .str.replace_all(r"(\d)\s*:\s+([A-Za-z])", "$1\t$2")
+        # `loss:2.08 lr:2e-05`: a number, a space, then the next name and its colon
+        .str.replace_all(r"(\d%?)\s+([A-Za-z_][\w/.-]*\s*[:=])", "$1\t$2")
+        # (a comma between digits is a thousands separator, not a field's end)
+        .str.replace_all(r"\s*[|;\t]\s*|,\s+|\s{2,}", "\t")
+        .str.split("\t"),
+    ).explode("field")
+    parts = pieces.with_columns(pl.col("field").str.extract_groups(_FIELD).alias("g")).unnest("g")
+    name = (
+        pl.col("name")
+        # a field's name is what follows its last number (`epoch 001: 100 / 1000 loss`)
+        .str.replace(r"^.*\d[^A-Za-z]*", "")
+        .str.to_lowercase()
+        .str.replace_all(r"[^a-z0-9]", "")
+    )
+    unit = pl.col("unit").fill_null("")
+    number = pl.col("number").str.replace_all(",", "").cast(pl.Float64, strict=False)
+    known = parts.with_columns(key=name).with_columns(
+        column=pl.col("key").replace_strict(
+            {k: c for k, (c, _) in _NAMES.items()}, default=None, return_dtype=pl.String
+        ),
+        how=pl.col("key").replace_strict(
+            {k: h for k, (_, h) in _NAMES.items()}, default=None, return_dtype=pl.String
+        ),
+    )
+    value = (
+        pl.when(pl.col("how") == "ms")
+        .then(number / 1000)
+        .when((pl.col("how") == "time") & (unit == "ms"))
+        .then(number / 1000)
+        .when((pl.col("how") == "rate") & (number > 0))
+        .then(1 / number)
+        .when(pl.col("how") == "rate")
+        .then(None)
+        .when(pl.col("how") == "tera")
+        .then(number / 1e12)
+        # A completed step at no throughput is one not measured (fairseq's first update
+        # prints wps=0, ups=0): no number rather than a false stop.
+        .when((number == 0) & pl.col("column").is_in(["tokens_per_second", "samples_per_second"]))
+        .then(None)
+        .when((pl.col("how") == "fraction") & ((unit == "%") | (number > 1)))
+        .then(number / 100)
+        .otherwise(number)
+    )
+    # Where a line names one quantity twice (`loss` and `lm_loss`), the name listed first
+    # in _NAMES wins.
+    rank = pl.col("key").replace_strict(
+        {k: i for i, k in enumerate(_NAMES)}, default=None, return_dtype=pl.Int64
+    )
+    return (
+        known.filter(pl.col("column").is_not_null())
+        .select("row", "column", value=value, _rank=rank)
+        .sort("row", "column", "_rank")
+        .unique(["row", "column"], keep="first", maintain_order=True)
+        .drop("_rank")
+    )
+
+
+def parse(text: TrainerText, ctx: Context) -> Parsed:
+    where = text.path.name
+    steps = _blocks(text.lines)
+    if text.incomplete and steps.height:
+        steps = steps.filter(pl.col("line") != text.lines.get_column("line").max())
+    plain = pl.col("text").str.replace_all('"', "", literal=True)
+    counter = pl.coalesce(plain.str.extract(p, 1) for p in _COUNTERS).cast(pl.Int64, strict=False)
+    steps = steps.with_columns(iteration=counter).filter(pl.col("iteration").is_not_null())
+    fields = _fields(steps)
+    wide = (
+        fields.pivot(on="column", index="row", values="value", aggregate_function="first")
+        if fields.height
+        else pl.DataFrame(schema={"row": pl.UInt32})
+    )
+    numbers = (
+        pl.DataFrame({"row": pl.int_range(steps.height, eager=True, dtype=pl.UInt32)})
+        .join(wide, on="row", how="left", maintain_order="left")
+        .select(
+            (pl.col(c) if c in wide.columns else pl.lit(None, pl.Float64)).alias(c)
+            for c in _COLUMNS
+        )
+    )
+    frame = pl.concat(
+        [steps.select("line", "ts", "iteration", "rank"), numbers], how="horizontal"
+    ).filter(pl.any_horizontal(pl.col(c).is_not_null() for c in _COLUMNS))
+    notes = []
+    if frame.height:
+        named = [c.replace("_", " ") for c in _COLUMNS if frame.get_column(c).is_not_null().any()]
+        notes.append(
+            f"{where}: read as a trainer's progress lines by their field names ({', '.join(named)})"
+        )
+    return Parsed(records(frame.with_columns(kind=pl.lit("generic"))), {}, [], notes)
+
+
+FORMAT = TrainerFormat(
+    "generic", "a trainer's progress lines (step and named numbers)", SNIFF, parse, fallback=True
+)

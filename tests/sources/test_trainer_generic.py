@@ -1,0 +1,173 @@
+"""The generic trainer reader on real output of trainers without a parser of their own
+(tests/data/trainer, see SOURCES.md): OLMo, MaxText, fairseq, torchtune, NeMo, LitGPT,
+nanoGPT."""
+
+from __future__ import annotations
+
+from datetime import UTC, datetime
+
+import polars as pl
+import pytest
+
+from conftest import REPO
+from incidentbook.incident import TrainerSpec
+from incidentbook.sources.trainer import TrainerLogSource
+from incidentbook.sources.trainer.base import Context
+from incidentbook.sources.trainer.read import formats_of, read_trainer_file
+from incidentbook.sources.trainer.timeline import Given
+from incidentbook.window import TimeWindow
+
+DATA = REPO / "tests" / "data" / "trainer"
+ALL_TIME = TimeWindow(start=datetime(2000, 1, 1, tzinfo=UTC), end=datetime(2030, 1, 1, tzinfo=UTC))
+START = datetime(2025, 1, 1, tzinfo=UTC)
+
+
+def rows(name: str, **trainer) -> tuple[pl.DataFrame, str]:
+    source = TrainerLogSource([DATA / name], trainer=TrainerSpec(**trainer))
+    got, notes = source.rows(ALL_TIME)
+    return got.filter(pl.col("iteration").is_not_null()), "\n".join(notes)
+
+
+@pytest.mark.parametrize(
+    "name",
+    [
+        "olmo_ai-on-aks.log",
+        "olmo_issue692-zero-loss.log",
+        "maxtext_understand-logs-doc.log",
+        "maxtext_dpo-qwen3-notebook.log",
+        "fairseq_fsdp-readme-json.log",
+        "fairseq_issue2338-train-inner.log",
+        "fairseq_issue940-legacy-pipe.log",
+        "torchtune_pr1358-codellama.log",
+        "litgpt_0-to-litgpt-tutorial.log",
+        "litgpt_issue689-legacy-iter.log",
+        "nanogpt_pr682-tt-train-readme.log",
+        "nanogpt_issue110-8xA100.log",
+    ],
+)
+def test_trainers_without_a_parser_are_read_by_the_generic_one(name):
+    assert [f.name for f in formats_of(DATA / name)] == ["generic"]
+
+
+def test_the_generic_reader_stands_aside_for_a_trainer_with_its_own_parser():
+    # A Megatron log names steps and a loss too: its own parser reads it, alone.
+    assert [f.name for f in formats_of(DATA / "megatron_lm_2024-09_timestamped.log")] == [
+        "megatron"
+    ]
+    # and files that are not a trainer's are claimed by no trainer format
+    for path in (REPO / "data" / "incidents" / "imbue-bringup" / "logs").rglob("*"):
+        if path.is_file():
+            assert formats_of(path) == [], path
+
+
+def test_olmo_blocks_thousands_separators_and_running_totals():
+    got, notes = rows("olmo_ai-on-aks.log")
+    assert got.get_column("iteration").to_list() == list(range(1, 11))
+    first, second = got.row(0, named=True), got.row(1, named=True)
+    assert first["loss"] == 11.25 and first["ts"] == datetime(2024, 4, 17, 9, 42, 26, tzinfo=UTC)
+    assert not first["inferred"]
+    # `throughput/device/tokens_per_second=45,538`: one number, not 45 and 538
+    assert second["tokens_per_second_per_gpu"] == 45538
+    assert second["step_time"] == pytest.approx(1 / 0.0869)  # batches per second
+    # the job's tokens/s from the running total (4,194,304 tokens a step) over the step time
+    assert second["tokens_per_second"] == pytest.approx(4194304 * 0.0869)
+    assert "consumed tokens" in notes
+
+
+def test_olmo_newer_header_and_a_block_cut_at_the_excerpts_start():
+    got, _ = rows("olmo_issue692-zero-loss.log")
+    assert got.get_column("iteration").to_list() == [1, 2, 3]
+    assert got.get_column("loss").to_list()[0] == 12.18
+    assert got.get_column("grad_norm").to_list()[0] == 231.7
+
+
+def test_maxtext_per_device_numbers_and_seconds_per_step():
+    got, notes = rows("maxtext_understand-logs-doc.log", start=START, gpus=8)
+    assert got.get_column("iteration").to_list() == list(range(10))
+    row = got.filter(pl.col("iteration") == 2).row(0, named=True)
+    assert row["step_time"] == 5.658 and row["tflops_per_gpu"] == 135.158
+    assert row["tokens_per_second"] == pytest.approx(8 * 8687.815)
+    assert row["loss"] == 11.689 and row["inferred"]
+    # without the GPUs the per-device rate is kept, and the notes say what is missing
+    alone, notes = rows("maxtext_understand-logs-doc.log", start=START)
+    assert alone.get_column("tokens_per_second").is_null().all()
+    assert "set trainer.gpus" in notes
+
+
+def test_maxtext_loss_wins_over_lm_loss_on_the_same_line():
+    got, _ = rows("maxtext_dpo-qwen3-notebook.log")
+    row = got.filter(pl.col("iteration") == 3).row(0, named=True)
+    assert row["loss"] == pytest.approx(0.708, abs=1e-3)  # not lm_loss: 0.000
+    assert row["tflops_per_gpu"] == 84.318 and row["step_time"] == 0.254
+
+
+def test_fairseq_counts_updates_not_the_epochs_batches():
+    got, _ = rows("fairseq_issue940-legacy-pipe.log", start=START)
+    assert got.get_column("iteration").to_list() == [445, 495, 545, 595, 645]
+    row = got.row(0, named=True)
+    assert row["tokens_per_second"] == 52922 and row["step_time"] == 2.0  # ups=0.5
+    assert row["learning_rate"] == pytest.approx(8.90889e-05) and row["grad_norm"] == 1.543
+    timed, _ = rows("fairseq_issue2338-train-inner.log")
+    assert timed.get_column("iteration").to_list() == [2800, 2900, 3000, 3100, 3200]
+    assert timed.row(0, named=True)["ts"] == datetime(2020, 7, 17, 7, 11, 2, tzinfo=UTC)
+
+
+def test_fairseq_json_log_and_its_unmeasured_first_update():
+    got, _ = rows("fairseq_fsdp-readme-json.log")
+    assert got.height == 10
+    first, second = got.row(0, named=True), got.row(1, named=True)
+    assert first["iteration"] == 1 and first["loss"] == 16.475
+    assert first["tokens_per_second"] is None  # `"wps": "0"` on the first update
+    assert second["tokens_per_second"] == 288.7 and second["step_time"] == pytest.approx(50.0)
+
+
+def test_nanogpt_and_litgpt_milliseconds_and_percentages():
+    got, _ = rows("nanogpt_pr682-tt-train-readme.log", start=START)
+    row = got.filter(pl.col("iteration") == 4900).row(0, named=True)
+    assert row["loss"] == 1.2428 and row["step_time"] == pytest.approx(0.01637)
+    assert row["mfu"] == pytest.approx(0.2273)
+    lit, _ = rows("litgpt_0-to-litgpt-tutorial.log", start=START)
+    assert lit.row(0, named=True)["step_time"] == pytest.approx(0.82031)  # `820.31 ms`
+    assert lit.row(0, named=True)["loss"] == 1.646  # `loss train: 1.646, val: n/a`
+    old, _ = rows("litgpt_issue689-legacy-iter.log", start=START)
+    assert old.filter(pl.col("iteration") == 77).item(0, "step_time") == pytest.approx(0.2144)
+
+
+def test_nemo_is_read_when_megatrons_parser_finds_nothing_in_it():
+    path = DATA / "nemo_bionemo-pr740-progressprinter.log"
+    assert [f.name for f in formats_of(path)] == ["megatron"]
+    read = read_trainer_file(path, Context(), Given(), start=START)
+    assert read.formats == ["generic"]
+    assert "megatron read no number here" in "\n".join(read.notes)
+    assert read.rows.get_column("iteration").to_list() == [120, 121, 122, 123, 124, 125]
+    assert read.rows.get_column("step_time").to_list()[0] == 0.03146  # `in s: 0.03146`
+    assert read.rows.get_column("loss").to_list()[0] == 1.233  # reduced_train_loss
+
+
+def test_nemo_run_prefix_and_nemos_own_times_anchor_the_steps():
+    got, _ = rows("nemo_resiliency-demo-notebook.log")
+    first = got.row(0, named=True)
+    # `[NeMo W 2025-03-07 22:34:10 ...]` before iteration 0, which took 10.31 s
+    assert first["ts"] == datetime(2025, 3, 7, 22, 34, 20, 310000, tzinfo=UTC)
+    assert first["loss"] == 11.03 and first["learning_rate"] == pytest.approx(1.499e-07)
+
+
+def test_torchtune_lines_without_any_time_are_counted_not_guessed():
+    got, notes = rows("torchtune_pr1358-codellama.log")
+    assert got.height == 0
+    assert "12 iteration lines could not be placed in time" in notes
+    assert "learning rate, loss, tokens per second per gpu" in notes
+
+
+def test_a_megatron_log_cut_in_its_first_iteration_line_reads_as_no_rows(tmp_path):
+    # Only the argument dump's anchor and half an iteration line: nothing to read, said so.
+    path = tmp_path / "train.log"
+    path.write_text(
+        "[before the start of training step] datetime: 2024-09-03 15:52:43\n"
+        " [2024-09-03 15:54:54] iteration       10/  500000 | consumed samples:        10240 |"
+        " elapsed time per iter"
+    )
+    read = read_trainer_file(path, Context(), Given())
+    assert read.rows.height == 0
+    notes = "\n".join(read.notes)
+    assert "cut short" in notes and "cannot be read" not in notes
