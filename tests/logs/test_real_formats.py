@@ -406,6 +406,26 @@ def test_unknown_formats_with_a_time_are_read_by_the_generic_reader(tmp_path):
     assert any("generic-local" in n for n in report.notes())
 
 
+def test_words_before_the_time_stay_in_the_message(tmp_path):
+    # sinfo -R rows (lines.yaml): the reason and the user come before the time, and they
+    # are what the line says; a host or a facility and level before it are not text.
+    path = tmp_path / "sinfo-R.txt"
+    path.write_text(
+        "Kill task failed root 2024-01-25T15:12:23 ip-10-0-1-23\n"  # aws-plugin-for-slurm
+        "gres/gpu count repor slurm     2026-04-14T06:39:53 slinky-0\n"  # SlinkyProject
+    )
+    frame, report = read(
+        path, window=TimeWindow(start="2024-01-01T00:00:00Z", end="2027-01-01T00:00:00Z")
+    )
+    assert report.files == {"sinfo-R.txt": "generic"}
+    assert frame.sort("line").get_column("message").to_list() == [
+        "Kill task failed root ip-10-0-1-23",
+        "gres/gpu count repor slurm slinky-0",
+    ]
+    found = match(frame.sort("line"), load_catalog()).get_column("signature").to_list()
+    assert found == ["slurm-node-fail", "slurm-gpu-count-low"]
+
+
 def test_dmesg_human_stamps_and_deltas(tmp_path):
     # dmesg -H: a stamp when the minute changes, deltas after it (lines.yaml, thermal class)
     path = tmp_path / "dmesg-H.txt"

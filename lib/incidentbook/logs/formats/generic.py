@@ -3,8 +3,9 @@
 A file whose lines mostly carry a time in their first 64 characters (ISO 8601 or RFC 3339
 with `T` or a space, `2024/08/10 19:09:42`, a syslog or ctime stamp in any locale's month
 names, epoch seconds in brackets) is read line by line: the time is the first one found,
-the message what follows it, the level a level word around it (`ERROR`, `[warn]`,
-`kern.info`, `level=error`). Lines without a time continue the line before. Slower than
+the message what follows it (after the words before it, when they are text rather than a
+host or a tag), the level a level word around it (`ERROR`, `[warn]`, `kern.info`,
+`level=error`). Lines without a time continue the line before. Slower than
 the specific readers (one search per line), and last in priority: it only reads files
 nothing else claims.
 """
@@ -41,6 +42,14 @@ _LEVEL = (
     r"(?P<level>EMERG|ALERT|CRIT(?:ICAL)?|ERROR|ERR|WARN(?:ING)?|NOTICE|INFO|DEBUG|FATAL"
     r"|emerg|alert|crit|err|error|warn|warning|notice|info|debug|fatal)\b"
 )
+
+
+_LEAD_TAIL = (
+    r"(?:[\s:|\[]*\b(?:(?:kern|user|daemon|local\d|syslog|auth\w*|cron|mail)(?:\.\w+)?"
+    r"|(?i:emerg|alert|crit(?:ical)?|error|err|warn(?:ing)?|notice|info|debug|fatal))\b)+"
+    r"[\s:|\[\]]*$"
+)
+"""Facility and level words at the end of what precedes the time."""
 
 
 def _time(g, ctx: Context) -> tuple[pl.Expr, pl.Expr, pl.Expr]:
@@ -95,9 +104,20 @@ def _generic(lf: pl.LazyFrame, ctx: Context) -> pl.LazyFrame:
     )
     start = start + pl.when(g("epoch").is_not_null()).then(2).otherwise(0)
     cut = start + g("after").str.len_chars()
-    message = raw.str.slice(cut.fill_null(0))
+    after = raw.str.slice(cut.fill_null(0))
+    # Words before the time stay in the message (`Low socket*core*thre root  <time> node`,
+    # sinfo -R's reason and user): a lead of one token (a host, an address, a tag) once its
+    # facility and level words are gone (`10.0.0.9: kern: warning:`) is not text, and goes.
+    lead = (
+        g("lead")
+        .fill_null("")
+        .str.replace(_LEAD_TAIL, "")
+        .str.strip_chars_end(" \t[(|:-,")
+        .str.strip_chars_start()
+    )
+    message = pl.when(lead.str.contains(r"\S\s+\S")).then(lead + " " + after).otherwise(after)
     ts, zoned, yearless = _time(g, ctx)
-    around = g("lead").fill_null("") + " " + message.str.slice(0, 64)
+    around = g("lead").fill_null("") + " " + after.str.slice(0, 64)
     source = (
         pl.when(yearless).then(pl.lit("generic-yearless")).when(zoned).then(pl.lit("generic"))
     ).otherwise(pl.lit("generic-local"))
