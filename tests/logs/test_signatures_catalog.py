@@ -3025,6 +3025,87 @@ POSITIVES += [
         "storage-write-failure",
         {"short_write": "Check failed: std::fwrite("},
     ),
+    # An NCCL warning that something failed, though it also says what is not supported
+    # https://github.com/ray-project/ray_lightning/issues/24
+    (
+        "(pid=909608) z-pc:909608:910337 [0] transport/p2p.cc:238 NCCL WARN failed to open "
+        "CUDA IPC handle : 217 peer access is not supported between these two devices",
+        "nccl-error",
+        {"nccl_failed": "failed"},
+    ),
+    # i40e recovering a transmit timeout (https://github.com/appneta/tcpreplay/issues/183)
+    (
+        "Jun  3 09:03:26 x710sbprobe kernel: i40e 0000:08:00.1: eth9: tx_timeout recovery level 1",
+        "ethernet-tx-timeout",
+        {"recovery_ifname": "eth9", "recovery_level": "1"},
+    ),
+    # LNetError is an error by its prefix (https://github.com/Seagate/cortx-prvsnr/issues/5103)
+    (
+        "Jul 20 15:28:36 smc15-m11 kernel: LNetError: 138647:0:(socklnd.c:2795:ksocknal_startup())"
+        " ksocklnd: requested 1 but only 0 interfaces found ",
+        "lustre-lnet-error",
+        {"lnet": "LNetError: "},
+    ),
+    # ParallelCluster's node watcher (https://github.com/aws/aws-parallelcluster/issues/1763)
+    (
+        "May  7 00:57:56 ip-10-255-1-85 nodewatcher 2020-05-07 00:57:52,746 WARNING "
+        "[nodewatcher:_poll_wait_for_node_ready] Node reported as down",
+        "slurm-node-not-responding",
+        {},
+    ),
+    # the kubelet's event for a cgroup's OOM kill (https://github.com/kubernetes/kubernetes/pull/100487)
+    (
+        "  Warning  CgroupOOM  28s                kubelet            Cgroup OOM encountered, "
+        "victim process: stress, pid: 470521",
+        "k8s-container-oom-killed",
+        {"reason": "CgroupOOM"},
+    ),
+    # CUDA's driver API error 214, CUDA_ERROR_ECC_UNCORRECTABLE
+    # https://github.com/MFlowCode/MFC/pull/1748
+    (
+        "Accelerator Fatal Error: call to cuCtxCreate returned error 214",
+        "cuda-ecc-error",
+        {"driver_code": "214"},
+    ),
+    # the GPU node condition in kubectl describe node
+    # https://github.com/GoogleCloudPlatform/container-engine-accelerators/pull/497
+    (
+        "  XidCriticalError     True    Mon, 23 Jun 2025 18:45:43 +0000   Mon, 23 Jun 2025 "
+        '18:44:57 +0000   {"31":true}                  6e43a052-e544-467b-a972-63d7cd2ce80a',
+        "k8s-gpu-unhealthy",
+        {"condition_xid": "31"},
+    ),
+    # https://github.com/PKUHPC/OpenSCOW/issues/1502
+    (
+        "[2025-08-02 14:37:24] [error] [config.go:339 scow-slurm-adapter/services/config.(*Server"
+        "Config).GetClusterConfig] GetClusterConfig failed: rpc error: code = Internal desc = Exec "
+        "command failed or slurmctld down.",
+        "slurm-controller-unreachable",
+        {"reason": "slurmctld down"},
+    ),
+    # GSP saying the PMU halted
+    # https://forums.developer.nvidia.com/t/xid-62-xid-154-gsp-pmu-halt-crash-on-rtx-pro-6000-blackwell-during-llm-inference/364958
+    (
+        "Mar 27 17:40:36 kernel: NVRM: GPU0 _kgspRpcGspEventPmuHalted: Received signal from GSP "
+        "that PMU has halted.",
+        "gpu-gsp-timeout",
+        {},
+    ),
+    # a watchdog line cut where the paste ends (https://github.com/mila-iqia/milabench/pull/269)
+    (
+        "dinov2-giant-nodes.cn-d004 [stderr] [rank14]:[E909 09:55:29.307629539 ProcessGroupNCCL.cpp"
+        ":607] [Rank 14] Watchdog caught collective operation timeout: ",
+        "nccl-watchdog-timeout",
+        {"cut_watchdog": "Watchdog caught collective operation timeout"},
+    ),
+    # mlx5's firmware stuck initialising
+    # https://github.com/mwrnd/innova2_flex_xcku15p_notes/issues/8
+    (
+        "[  121.336005] mlx5_core 0000:03:00.0: mlx5_function_setup:1236:(pid 182): Firmware over "
+        "120000 MS in pre-initializing state, aborting",
+        "ib-hca-error",
+        {"fw_wait_ms": "120000", "fw_state": "pre-initializing"},
+    ),
 ]
 
 
