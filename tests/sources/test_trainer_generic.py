@@ -171,3 +171,16 @@ def test_a_megatron_log_cut_in_its_first_iteration_line_reads_as_no_rows(tmp_pat
     assert read.rows.height == 0
     notes = "\n".join(read.notes)
     assert "cut short" in notes and "cannot be read" not in notes
+
+
+def test_a_progress_log_cut_in_its_only_step_line_reads_as_no_rows(tmp_path):
+    # MaxText's first line, cut while it was written (and nothing else): no rows, no error.
+    path = tmp_path / "train.log"
+    path.write_text(
+        "completed step: 0, seconds: 44.923, TFLOP/s/device: 17.022, Tokens/s/device: "
+        "1094.129, total_weights: 196608, loss: 12"
+    )
+    read = read_trainer_file(path, Context(), Given(), start=START)
+    assert read.formats == ["generic"] and read.rows.height == 0
+    notes = "\n".join(read.notes)
+    assert "cut short" in notes and "no complete progress line" in notes

@@ -158,11 +158,10 @@ def _blocks(lines: pl.DataFrame) -> pl.DataFrame:
     text = pl.col("text")
     header = text.str.contains(_BLOCK_HEADER)
     indented = text.str.contains(_INDENTED)
-    marked = lines.with_columns(_block=header.cum_sum(), _header=header, _indented=indented)
     # A block is its header and the indented lines right under it (a line that is
     # neither ends it).
-    marked = marked.with_columns(
-        _run=(~pl.col("_indented")).cum_sum(),
+    marked = lines.with_columns(_header=header, _indented=indented).with_columns(
+        _run=(~pl.col("_indented")).cum_sum()
     )
     in_block = (
         marked.filter(pl.col("_header") | pl.col("_indented"))
@@ -257,6 +256,8 @@ def parse(text: TrainerText, ctx: Context) -> Parsed:
     plain = pl.col("text").str.replace_all('"', "", literal=True)
     counter = pl.coalesce(plain.str.extract(p, 1) for p in _COUNTERS).cast(pl.Int64, strict=False)
     steps = steps.with_columns(iteration=counter).filter(pl.col("iteration").is_not_null())
+    if steps.height == 0:
+        return Parsed(notes=[f"{where}: no complete progress line to read"])
     fields = _fields(steps)
     wide = (
         fields.pivot(on="column", index="row", values="value", aggregate_function="first")
