@@ -82,8 +82,12 @@ def test_slurm_daemon_logs_and_client_messages(tmp_path):
     assert report.files == {"slurmctld.log": "slurm-daemon"} and report.in_window == 19
     rows = {r["line"]: r for r in frame.iter_rows(named=True)}
     assert rows[4]["ts"] == utc(2015, 11, 10, 12, 20, 19, 846000)
-    assert rows[4]["severity"] == "err" and rows[4]["message"] == "Nodes c002 not responding"
+    # the daemon and the level stay in the message, as journalctl shows the line
+    assert rows[4]["severity"] == "err"
+    assert rows[4]["message"] == "slurmctld: error: Nodes c002 not responding"
     assert rows[2]["severity"] == "info"
+    found = match(frame.filter(pl.col("line") == 4), load_catalog()).item(0, "signature")
+    assert found == "slurm-node-not-responding"
     frame, report = read(FORMATS / "slurm/slurmd_slurmstepd.log")
     assert report.in_window == 4 and frame.filter(pl.col("severity") == "err").height == 2
     # srun/slurmstepd lines carry no time: alone in a file they take its date
@@ -94,6 +98,32 @@ def test_slurm_daemon_logs_and_client_messages(tmp_path):
     assert frame.get_column("ts").unique().to_list() == [WRITTEN]
     assert frame.get_column("inferred").all()
     assert frame.filter(pl.col("line") == 3).item(0, "message").startswith("srun: error: Orion")
+
+
+def test_a_slurm_daemons_error_lines_take_slurms_signatures(tmp_path):
+    # Lines of lines.yaml from slurmd and slurmctld logs (nateGeorge/slurm_gpu_ubuntu#7,
+    # mknoxnv/ubuntu-slurm#3): in a file named for the daemon it leads the message; in a
+    # file named otherwise, `slurm` does.
+    lines = (
+        "[2023-10-16T10:42:01.139] error: slurmd initialization failed\n"
+        "[2018-05-16T22:07:25.483] fatal: slurm_cred_creator_ctx_create((null)): Operation "
+        "not permitted\n"
+    )
+    (tmp_path / "slurmd.log").write_text(lines)
+    (tmp_path / "node12.txt").write_text(lines)
+    for name, daemon in (("slurmd.log", "slurmd"), ("node12.txt", "slurm")):
+        frame, report = read(
+            tmp_path / name,
+            window=TimeWindow(start="2018-01-01T00:00:00Z", end="2024-01-01T00:00:00Z"),
+        )
+        assert report.files == {name: "slurm-daemon"}
+        frame = frame.sort("line")
+        assert frame.get_column("message").to_list() == [
+            f"{daemon}: error: slurmd initialization failed",
+            f"{daemon}: fatal: slurm_cred_creator_ctx_create((null)): Operation not permitted",
+        ]
+        found = match(frame, load_catalog()).get_column("signature").to_list()
+        assert found == ["slurm-error", "slurm-daemon-fatal"], name
 
 
 def test_go_components_of_kubernetes_gpu_nodes():

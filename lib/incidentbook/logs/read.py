@@ -26,7 +26,7 @@ from __future__ import annotations
 import fnmatch
 import zlib
 from collections.abc import Iterator
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from datetime import datetime
 from pathlib import Path
 from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
@@ -339,6 +339,7 @@ def _parse_group(
     lines = _split(files)
     if lines.height == 0:
         return None
+    ctx = replace(ctx, stems=tuple(f.stem for f in files))
     keys = pl.Series([f.key for f in files], dtype=pl.String)
     raw = pl.col("raw")
 

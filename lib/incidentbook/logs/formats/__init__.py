@@ -56,11 +56,13 @@ NEEDS_BOOT = "needs-boot"  # timed since boot (`_rel`): placed once the boot tim
 
 @dataclass(frozen=True)
 class Context:
-    """What a parser knows besides the lines: the window read, and the zone of times
-    written without one (read_logs' `assume_tz`)."""
+    """What a parser knows besides the lines: the window read, the zone of times written
+    without one (read_logs' `assume_tz`), and the names (stems) of the files whose lines
+    it reads, by `fid` (a Slurm daemon's log is named for the daemon)."""
 
     window: TimeWindow
     tz: str
+    stems: tuple[str, ...] = ()
 
     @property
     def start_us(self) -> int:

@@ -187,17 +187,38 @@ def _slurm_daemon(g, ctx):
     }
 
 
-SLURM_DAEMON = text_format(
+_DAEMON_LINES = text_format(
     "slurm-daemon",
     [
         Rule(
             "slurm-daemon",
             r"\[(?P<ts>\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d(?:\.\d{3})?)(?P<tz>[+-]\d\d:?\d\d)?\] "
-            rf"(?:\[(?P<step>[\w.]+)\] )?(?:(?P<level>{_DAEMON_LEVELS}): )?",
+            rf"(?P<tail>(?:\[(?P<step>[\w.]+)\] )?(?:(?P<level>{_DAEMON_LEVELS}): )?)",
             _slurm_daemon,
+            tail=("tail",),
         )
     ],
     local_time=True,
+)
+_DAEMON_NAME = r"^(slurm(?:ctld|dbd|stepd|d))\b"
+
+
+def _slurm_daemon_lines(lf: pl.LazyFrame, ctx: Context) -> pl.LazyFrame:
+    """A daemon's line as journalctl shows it: the daemon, then the step and the level as
+    the line has them (`slurmctld: error: Nodes c002 not responding`), so that a line reads
+    the same whether it was collected from slurmctld.log or from the journal. The daemon
+    is the one the file is named for, else `slurm`."""
+    got = _DAEMON_LINES.parse(lf, ctx)
+    names = pl.Series(ctx.stems, dtype=pl.String).str.extract(_DAEMON_NAME, 1).fill_null("slurm")
+    daemon = pl.lit(names).gather(pl.col("fid")) if len(names) else pl.lit("slurm")
+    own = pl.col("status").fill_null("") != INHERIT
+    return got.with_columns(
+        message=pl.when(own).then(daemon + ": " + pl.col("message")).otherwise(pl.col("message"))
+    )
+
+
+SLURM_DAEMON = LogFormat(
+    "slurm-daemon", _DAEMON_LINES.sniff, _slurm_daemon_lines, local_time=True
 )
 
 # What srun, salloc, sbatch, scontrol and slurmstepd print into a job's output:
