@@ -184,3 +184,58 @@ def test_a_progress_log_cut_in_its_only_step_line_reads_as_no_rows(tmp_path):
     assert read.formats == ["generic"] and read.rows.height == 0
     notes = "\n".join(read.notes)
     assert "cut short" in notes and "no complete progress line" in notes
+
+
+# Trainers the generic reader met blind (SOURCES.md): read after it was widened for them.
+
+
+def test_openmmlab_torchvision_and_detectron2_counters_and_times():
+    mm, _ = rows("mmengine_deepspeed-example.log")
+    assert mm.get_column("iteration").to_list()[:3] == [10, 20, 30]  # `[1][ 10/196]`
+    assert mm.row(0, named=True)["step_time"] == 0.4073 and mm.row(0, named=True)["loss"] == 6.1887
+    old, _ = rows("mmcv-runner_mmaction-issue199-k400.log")
+    assert old.row(0, named=True)["ts"] == datetime(2020, 7, 27, 5, 30, 0, 56000, tzinfo=UTC)
+    assert old.row(0, named=True)["iteration"] == 640 and old.row(0, named=True)["loss"] == 3.7828
+    tv, _ = rows("torchvision-references_maskrcnn-finetune.log", start=START)
+    first = tv.row(0, named=True)
+    assert first["loss"] == 7.5953 and first["step_time"] == 2.2824  # `loss: 7.5953 (7.9363)`
+    d2, _ = rows("detectron2_tx2dl-r50fpn.log")
+    first = d2.row(0, named=True)
+    assert first["loss"] == 1.986 and first["iteration"] == 19  # total_loss
+    assert (first["ts"].month, first["ts"].day, first["ts"].hour) == (9, 2, 2)  # `[09/02 02:37:24`
+
+
+def test_timm_evaluation_lines_and_an_epochs_end_are_no_restart():
+    got, notes = rows("timm_vitae-monarch-imagenet.log", start=START)
+    assert "restarts" not in notes
+    steps = got.get_column("iteration").to_list()
+    assert steps == sorted(steps) and len(steps) == len(set(steps))
+    # epoch 0's counter ran to 10009 batches, epoch 1's starts again: one count across them
+    assert steps[0] == 9550 and 10009 in steps
+    assert got.row(0, named=True)["loss"] == pytest.approx(6.880851)  # `Loss:  6.880851`
+
+
+def test_paddle_samples_per_second_and_slashed_dates():
+    seg, _ = rows("paddleseg_pr928-fp32.log")
+    row = seg.row(0, named=True)
+    assert row["samples_per_second"] == 3.7425 and row["step_time"] == 0.5344
+    ocr, _ = rows("paddleocr_pr1181-benchmark-log.log")
+    assert ocr.row(0, named=True)["ts"] == datetime(2020, 11, 16, 11, 11, 26, tzinfo=UTC)
+    assert not ocr.row(0, named=True)["inferred"]
+
+
+def test_internlm_comma_joined_fields():
+    got, _ = rows("internlm_usage-7b-demo.log")
+    row = got.filter(pl.col("iteration") == 1).row(0, named=True)
+    assert row["tokens_per_second_per_gpu"] == 4274.45  # `tgs (tokens/gpu/second)=4274.45`
+    assert row["loss"] == pytest.approx(11.613704681396484) and row["grad_norm"] > 65
+
+
+def test_marian_time_since_the_line_before_is_made_per_update():
+    got, notes = rows("marian_issue376-streaming.log")
+    assert got.get_column("iteration").to_list()[:2] == [14000, 16000]  # `Up. 16000`
+    row = got.filter(pl.col("iteration") == 16000).row(0, named=True)
+    assert row["loss"] == pytest.approx(6.59608603)  # `Cost`
+    assert row["tokens_per_second"] == 1942.28  # `1942.28 words/s`
+    assert row["step_time"] == pytest.approx(1153.11 / 2000)  # `Time 1153.11s` over 2000 updates
+    assert "time since the line before" in notes

@@ -177,9 +177,9 @@ _LEADING_TS = (
     # torchtitan's `[titan] `, transformers' `[INFO|trainer.py:1143] `, NeMo's `[NeMo W `
     # before the time.
     LAUNCHER + r"[\s\u3000]*(?:\[titan\]\s*|\[[A-Z]+\|[\w.]+:\d+\]\s*|\[NeMo [A-Z] )?(?:"
-    r"\[?(?P<iso>\d{4}-\d\d-\d\d[ T]\d\d:\d\d:\d\d(?:[.,]\d+)?)"
+    r"\[?(?P<iso>\d{4}[-/]\d\d[-/]\d\d[ T]\d\d:\d\d:\d\d(?:[.,]\d+)?)"
     r"|(?P<us>\d\d/\d\d/\d{4} \d\d:\d\d:\d\d)"
-    r"|(?P<md>\d\d/\d\d \d\d:\d\d:\d\d)\b"
+    r"|\[?(?P<md>\d\d/\d\d \d\d:\d\d:\d\d)\b"
     r"|[IWEF](?P<glog>\d{4} \d\d:\d\d:\d\d\.\d+) "
     r")"
 )
@@ -248,6 +248,7 @@ def _dated(frame: pl.DataFrame, ctx: Context) -> pl.Series:
     present = {c for c in ("iso", "us", "md", "glog", "stamp") if g[c].null_count() < g.height}
     naive = {
         "iso": pl.col("iso")
+        .str.replace_all("/", "-", literal=True)
         .str.replace(",", ".")
         .str.replace("T", " ")
         .str.to_datetime("%Y-%m-%d %H:%M:%S%.f", time_unit="us", strict=False),

@@ -23,6 +23,8 @@ from milliseconds where the unit or the name says so, or from a rate of steps pe
 
 from __future__ import annotations
 
+import math
+
 import polars as pl
 
 from incidentbook.sources.trainer.base import (
@@ -40,8 +42,22 @@ _COUNTERS = (
     r"(?i)\bnum_updates\s*[:=]\s*(\d+)",
     r"(?i)\bglobal[_ ]?step\s*[:=]?\s*(\d+)",
     r"(?i)\b(?:completed )?(?:step|iter(?:ation)?|batch)\b\s*[:=]?\s*(\d+)\b",
+    r"\bUp\.\s*(\d+)\b",  # Marian's updates
+    r"\[\s*(\d+)\s*/\s*\d+\s*(?:\(\s*\d+%\))?\]",  # OpenMMLab, torchvision, timm: [i/n]
 )
-_HEADER = r"(?i)\b(?:step|iter(?:ation)?|batch|num_updates|global_step)\b[\"']?\s*[:=]?\s*[\"']?\d+"
+# An epoch number before a counter that starts again each epoch (`Epoch [2][10/196]`,
+# `Train: 1 [50/1251`, `Epoch: 2, Batch: 40/8164`).
+_EPOCH = r"(?i)\b(?:epoch|train)\b(?:\(\w+\))?\s*:?\s*\[?\s*(\d+)\b"
+_OF = r"\b\d+\s*/\s*(\d+)\b"
+# An evaluation's progress lines count their own batches: not training steps.
+_EVALUATION = (
+    r"(?i)(?:^|[\s\]|:-])(?:test|eval(?:uation)?|val(?:idation)?)\b(?:\s*\(\w+\))?\s*:?\s*\["
+    r"|\bEpoch\((?:val|test)\)"
+)
+_HEADER = (
+    r"(?i)\b(?:step|iter(?:ation)?|batch|num_updates|global_step)\b[\"']?\s*[:=]?\s*[\"']?\d+"
+    r"|\bUp\.\s*\d+|\[\s*\d+\s*/\s*\d+\s*(?:\(\s*\d+%\))?\]"
+)
 _LOSS_NAMES = (
     "loss",
     "lmloss",
@@ -52,16 +68,23 @@ _LOSS_NAMES = (
     "trainlosstraintotal",
     "losstrain",
     "trainlossstep",
+    "totalloss",
+    "cost",  # Marian's training cost
 )
 # A block trainer's header: the counter alone on its line, its numbers indented below.
 _BLOCK_HEADER = r"(?i)\[(?:step|batch)=\d+(?:/\d+)?(?:,[^\]]*)?\]:?\s*$"
 _INDENTED = r"^[\s\u3000]+[A-Za-z][^:=]*?[:=]\s*[-+]?(?:\d|\.\d|nan|inf)"
 
-_COUNTING = r"\b(?:step|iter(?:ation)?|num_updates|global_step)\b[\"']?\s*[:=]?\s*[\"']?\d+"
-_LOSS = r"\b[\w/]*loss\b[\"']?(?: \w+)?\s*[:=]?\s*[\"']?[-+]?(?:\d|\.\d|nan|inf)"
+_COUNTING = (
+    r"(?:\b(?:step|iter(?:ation)?|num_updates|global_step)\b[\"']?\s*[:=]?\s*[\"']?\d+"
+    r"|\bUp\.\s*\d+|\[\s*\d+\s*/\s*\d+\s*(?:\(\s*\d+%\))?\])"
+)
+_LOSS = (
+    r"(?:\b[\w/]*loss\b|\bCost\b)[\"']?(?: \w+)?\s*[:=]?\s*[\"']?[-+]?(?:\d|\.\d|nan|inf)"
+)
 SNIFF = (
     # (the look for `loss` first: one pass over a file that has none, such as a kernel log)
-    r"(?im)\A(?=[\s\S]*?loss)[\s\S]*?(?:"
+    r"(?im)\A(?=[\s\S]*?(?:loss|cost))[\s\S]*?(?:"
     rf"{_COUNTING}[^\n]*?{_LOSS}|{_LOSS}[^\n]*?{_COUNTING}"
     r"|\[(?:step|batch)=\d+(?:/\d+)?(?:,[^\]\n]*)?\]:?[ \t]*\n"
     r"(?:[ \t]+.*\n){0,60}?[ \t]+.*[Ll]oss\S*\s*[:=])"
@@ -81,12 +104,15 @@ _NAMES: dict[str, tuple[str, str]] = {
     "trainthroughputtokenspersec": ("tokens_per_second", "plain"),
     "throughputtotaltokenspersecond": ("tokens_per_second", "plain"),
     "wps": ("tokens_per_second", "plain"),
+    "numconsumedtokens": ("consumed_tokens", "plain"),
     # per device
     "tokenssdevice": ("tokens_per_second_per_gpu", "plain"),
     "tokenssgpu": ("tokens_per_second_per_gpu", "plain"),
     "tokenspersecondpergpu": ("tokens_per_second_per_gpu", "plain"),
     "tokenspersecpergpu": ("tokens_per_second_per_gpu", "plain"),
     "tokenspersecondperdevice": ("tokens_per_second_per_gpu", "plain"),
+    "tgs": ("tokens_per_second_per_gpu", "plain"),
+    "tgstokensgpusecond": ("tokens_per_second_per_gpu", "plain"),
     "throughputdevicetokenspersecond": ("tokens_per_second_per_gpu", "plain"),
     "throughputdevicetokenspersec": ("tokens_per_second_per_gpu", "plain"),
     "trainthroughputdevicetokenspersec": ("tokens_per_second_per_gpu", "plain"),
@@ -96,6 +122,7 @@ _NAMES: dict[str, tuple[str, str]] = {
     "samplessec": ("samples_per_second", "plain"),
     "throughputsamplespersec": ("samples_per_second", "plain"),
     "trainthroughputsamplespersec": ("samples_per_second", "plain"),
+    "ips": ("samples_per_second", "plain"),  # PaddlePaddle's samples (images) per second
     # the time of a step, or a rate of steps
     "seconds": ("step_time", "time"),
     "time": ("step_time", "time"),
@@ -109,6 +136,7 @@ _NAMES: dict[str, tuple[str, str]] = {
     "elapsedtimeperiterationms": ("step_time", "ms"),
     "timems": ("step_time", "ms"),
     "steptimems": ("step_time", "ms"),
+    "batchcost": ("step_time", "time"),  # PaddlePaddle's seconds per batch
     "ups": ("step_time", "rate"),
     "stepspersec": ("step_time", "rate"),
     "throughputbatchespersec": ("step_time", "rate"),
@@ -148,7 +176,7 @@ _COLUMNS = sorted({column for column, _ in _NAMES.values()})
 _FIELD = (
     r"^(?P<name>.*?)\s*[:=]?\s*"
     r"(?P<number>[-+]?(?:\d[\d,]*(?:\.\d*)?|\.\d+)(?:[eE][-+]?\d+)?|[-+]?(?:nan|inf))"
-    r"\s*(?P<unit>ms|s|%)?\s*(?:\(.*\))?$"
+    r"\s*(?P<unit>ms|s|%|[A-Za-z]+/s(?:ec(?:ond)?)?)?\s*(?:\(.*\))?$"
 )
 
 
@@ -190,6 +218,11 @@ def _fields(steps: pl.DataFrame) -> pl.DataFrame:
         field=pl.col("text")
         # JSON's quotes around names and values (fairseq's json log format)
         .str.replace_all('"', "", literal=True)
+        # Marian's ` : ` between fields; InternLM's `,name=` without a space
+        .str.replace_all(r"\s+:\s+", "\t")
+        .str.replace_all(r",([A-Za-z_][^,=:]*=)", "\t$1")
+        # a name's padding after its colon is not a field's end (`Loss:  6.88`)
+        .str.replace_all(r"([:=])\s+", "$1 ")
         .str.replace_all(r"(\d)\s*:\s+([A-Za-z])", "$1\t$2")
         # `loss:2.08 lr:2e-05`: a number, a space, then the next name and its colon
         .str.replace_all(r"(\d%?)\s+([A-Za-z_][\w/.-]*\s*[:=])", "$1\t$2")
@@ -207,12 +240,23 @@ def _fields(steps: pl.DataFrame) -> pl.DataFrame:
     )
     unit = pl.col("unit").fill_null("")
     number = pl.col("number").str.replace_all(",", "").cast(pl.Float64, strict=False)
+    # A rate's unit says what it counts when its name is one this module does not know
+    # (`Throughput=53.79 samples/s`, Marian's `3007.81 words/s`).
+    by_unit = (
+        pl.when(unit.str.contains(r"(?i)^(?:words|tokens|toks?)/s"))
+        .then(pl.lit("tokens_per_second"))
+        .when(unit.str.contains(r"(?i)^(?:samples?|imgs?|images|seqs|sequences)/s"))
+        .then(pl.lit("samples_per_second"))
+    )
     known = parts.with_columns(key=name).with_columns(
-        column=pl.col("key").replace_strict(
-            {k: c for k, (c, _) in _NAMES.items()}, default=None, return_dtype=pl.String
+        column=pl.coalesce(
+            pl.col("key").replace_strict(
+                {k: c for k, (c, _) in _NAMES.items()}, default=None, return_dtype=pl.String
+            ),
+            by_unit,
         ),
         how=pl.col("key").replace_strict(
-            {k: h for k, (_, h) in _NAMES.items()}, default=None, return_dtype=pl.String
+            {k: h for k, (_, h) in _NAMES.items()}, default="plain", return_dtype=pl.String
         ),
     )
     value = (
@@ -242,10 +286,51 @@ def _fields(steps: pl.DataFrame) -> pl.DataFrame:
     return (
         known.filter(pl.col("column").is_not_null())
         .select("row", "column", value=value, _rank=rank)
-        .sort("row", "column", "_rank")
+        .sort("row", "column", "_rank", nulls_last=True)
         .unique(["row", "column"], keep="first", maintain_order=True)
         .drop("_rank")
     )
+
+
+def _across_epochs(steps: pl.DataFrame) -> pl.DataFrame:
+    """Counters that start again each epoch made one count: where the counter goes back as
+    the epoch goes up, the step is epoch x steps per epoch + the counter (a counter that
+    runs on across epochs, PaddleSeg's `iter: 40/500`, is left as it is)."""
+    epoch, count, of = pl.col("_epoch"), pl.col("iteration"), pl.col("_of")
+    restarts = steps.select(
+        ((count < count.shift(1)) & (epoch > epoch.shift(1)) & of.is_not_null()).any()
+    ).item()
+    if restarts:
+        steps = steps.with_columns(
+            iteration=pl.when(epoch.is_not_null() & of.is_not_null())
+            .then(epoch * of + count)
+            .otherwise(count)
+        )
+    return steps.drop("_epoch", "_of")
+
+
+def _per_step(frame: pl.DataFrame, where: str) -> tuple[pl.DataFrame, list[str]]:
+    """A printed time that spans the lines' interval rather than one step (Marian's `Time
+    984.07s` over 2000 updates) made per step. Told apart where the lines have their own
+    times: a time per step times the steps between two lines is their spacing; a time per
+    interval is the spacing itself."""
+    gap = pl.col("iteration").diff()
+    spacing = pl.col("ts").diff().dt.total_seconds(fractional=True)
+    ratio = frame.select(
+        per_step=(spacing / (pl.col("step_time") * gap)).filter(gap > 1).median(),
+        per_interval=(spacing / pl.col("step_time")).filter(gap > 1).median(),
+    ).row(0, named=True)
+    per_step, per_interval = ratio["per_step"], ratio["per_interval"]
+    if per_step is None or per_interval is None:
+        return frame, []
+    # Only when the lines say so clearly: the interval within a third of the spacing, a
+    # step's time off it by twice or more (lines that contradict themselves are left).
+    if abs(math.log(per_interval)) < math.log(1.5) and abs(math.log(per_step)) > math.log(2):
+        return frame.with_columns(step_time=pl.col("step_time") / gap), [
+            f"{where}: the printed time is the time since the line before (it matches the "
+            "lines' spacing), so the time per step is it over the steps between them"
+        ]
+    return frame, []
 
 
 def parse(text: TrainerText, ctx: Context) -> Parsed:
@@ -255,7 +340,12 @@ def parse(text: TrainerText, ctx: Context) -> Parsed:
         steps = steps.filter(pl.col("line") != text.lines.get_column("line").max())
     plain = pl.col("text").str.replace_all('"', "", literal=True)
     counter = pl.coalesce(plain.str.extract(p, 1) for p in _COUNTERS).cast(pl.Int64, strict=False)
-    steps = steps.with_columns(iteration=counter).filter(pl.col("iteration").is_not_null())
+    steps = steps.with_columns(
+        iteration=counter,
+        _epoch=plain.str.extract(_EPOCH, 1).cast(pl.Int64, strict=False),
+        _of=plain.str.extract(_OF, 1).cast(pl.Int64, strict=False),
+    ).filter(pl.col("iteration").is_not_null() & ~pl.col("text").str.contains(_EVALUATION))
+    steps = _across_epochs(steps)
     if steps.height == 0:
         return Parsed(notes=[f"{where}: no complete progress line to read"])
     fields = _fields(steps)
@@ -275,7 +365,7 @@ def parse(text: TrainerText, ctx: Context) -> Parsed:
     frame = pl.concat(
         [steps.select("line", "ts", "iteration", "rank"), numbers], how="horizontal"
     ).filter(pl.any_horizontal(pl.col(c).is_not_null() for c in _COLUMNS))
-    notes = []
+    frame, notes = _per_step(frame, where)
     if frame.height:
         named = [c.replace("_", " ") for c in _COLUMNS if frame.get_column(c).is_not_null().any()]
         notes.append(

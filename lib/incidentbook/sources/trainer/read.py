@@ -78,9 +78,11 @@ def formats_of(path: Path) -> list[TrainerFormat]:
         if key in _SNIFFED:
             return list(_SNIFFED[key])
     head = re.sub(ANSI, "", read_head(path))
-    found = [fmt for fmt in formats if fmt.matches(path, head)] if head else []
-    # A generic reader stands in only for a trainer no format of its own knows.
-    found = [fmt for fmt in found if not fmt.fallback] or found
+    # A generic reader stands in only for a trainer no format of its own knows (and is
+    # not even tried otherwise: its sniff is the slowest).
+    found = [f for f in formats if not f.fallback and f.matches(path, head)] if head else []
+    if head and not found:
+        found = [f for f in formats if f.fallback and f.matches(path, head)]
     if key is not None:
         if len(_SNIFFED) >= _SNIFFED_MAX:
             _SNIFFED.clear()
