@@ -3106,6 +3106,117 @@ POSITIVES += [
         "ib-hca-error",
         {"fw_wait_ms": "120000", "fw_state": "pre-initializing"},
     ),
+    # DCGM's profiling module failing, so dcgm-exporter has no profiling (DCP) metrics
+    # https://github.com/NVIDIA/DCGM/issues/303 and /issues/3
+    (
+        "[Profiling] Got error from GetSamples: -37 The third-party Profiling module returned an "
+        "unrecoverable error",
+        "exporter-collector-failed",
+        {"profiling": "Profiling module returned an unrecoverable error"},
+    ),
+    (
+        "[Profiling] [PerfWorks] Decoded zero samples after 48 attempt(s) to decode counters",
+        "exporter-collector-failed",
+        {},
+    ),
+    # https://github.com/NVIDIA/dcgm-exporter/issues/398
+    (
+        'time="2024-10-12T07:02:49Z" level=info msg="Not collecting DCP metrics: This request is '
+        'serviced by a module of DCGM that is not currently loaded"',
+        "exporter-collector-failed",
+        {"profiling": "Not collecting DCP metrics"},
+    ),
+    (
+        'time="2024-10-12T07:02:49Z" level=warning msg="Skipping line 21 '
+        "('DCGM_FI_PROF_NVLINK_RX_BYTES'): metric not enabled\"",
+        "exporter-collector-failed",
+        {"skipped_metric": "DCGM_FI_PROF_NVLINK_RX_BYTES", "skip_reason": "metric not enabled"},
+    ),
+    # perftest (https://github.com/linux-rdma/perftest/issues/393)
+    ("Failed to modify QP 122273 to RTR", "rdma-connection-error", {"qp_state": "RTR"}),
+    # vLLM's workers (https://github.com/vllm-project/vllm/issues/4257 and /issues/406)
+    (
+        "ERROR 04-22 15:53:33 worker_base.py:153] Error executing method init_device. This might "
+        "cause deadlock in distributed execution.",
+        "inference-engine-dead",
+        {"worker_method": "init_device"},
+    ),
+    (
+        "INFO 04-22 15:53:32 pynccl_utils.py:17] Failed to import NCCL library: Failed to load "
+        "NCCL library from libnccl.so.2 .",
+        "gpu-library-missing",
+        {"nccl_library": "libnccl.so.2"},
+    ),
+    (
+        "(Worker pid=4225) Exception raised in creation task: The actor died because of an error "
+        "raised in its creation task, ray::Worker.__init__() (pid=4225, ip=172.31.68.176)",
+        "trainer-crash",
+        {},
+    ),
+    # the watchdog's dump after a timeout (https://github.com/deepspeedai/DeepSpeed/issues/7533)
+    (
+        "[rank4]:[E901 05:20:04.013667500 ProcessGroupNCCL.cpp:1536] [PG ID 0 PG GUID 0(default_pg)"
+        " Rank 4] ProcessGroupNCCL preparing to dump debug info. Include stack trace: 1",
+        "nccl-watchdog-timeout",
+        {"aftermath": "ProcessGroupNCCL preparing to dump debug info"},
+    ),
+    # https://github.com/GoogleCloudPlatform/ai-infra-cluster-provisioning/issues/383
+    (
+        "GPU 00000000:04:00.0: Detected Critical Xid Error",
+        "k8s-gpu-unhealthy",
+        {"critical_xid": "Detected Critical Xid Error"},
+    ),
+    # NCCL without InfiniBand or GPUDirect RDMA, a warning
+    # https://github.com/NVIDIA/nccl/issues/810 and /issues/1537
+    (
+        "ubuntu1-NF5588M4S:11567:11697 [0] NCCL INFO NET/IB : No device found.",
+        "nccl-ib-error",
+        {"ib_missing": "NET/IB : No device found"},
+    ),
+    (
+        "hostname1:25668:27396 [0] NCCL INFO NET/IB : GPU Direct RDMA Disabled for HCA 0 'mlx5_0'",
+        "nccl-ib-error",
+        {"ib_missing": "NET/IB : GPU Direct RDMA Disabled for HCA"},
+    ),
+    # the API server out of a node component's reach
+    # https://github.com/NVIDIA/k8s-device-plugin/issues/1126
+    (
+        "/build/cmd/config-manager/main.go:287: Failed to watch *v1.Node: failed to list *v1.Node: "
+        'Get "https://172.28.0.1:443/api/v1/nodes?fieldSelector=metadata.name%3Dlab-mtv-qa03&'
+        'resourceVersion=13505357": net/http: TLS handshake timeout',
+        "k8s-api-unreachable",
+        {"watched": "v1.Node"},
+    ),
+    # https://github.com/NVIDIA/gpu-operator/issues/400
+    (
+        'time="2022-08-19T07:26:21Z" level=info msg="Could not retrieve ConfigMap \'gpu-monitor:'
+        "exporter-metrics-config-map': Get \\\"https://{ip}/api/v1/namespaces/gpu-monitor/"
+        'configmaps/exporter-metrics-config-map\\": dial tcp {ip}: i/o timeout, falling back to '
+        'metric file /etc/dcgm-exporter/default-counters.csv"',
+        "k8s-api-unreachable",
+        {"api_error": "dial tcp {ip}: i/o timeout"},
+    ),
+    # the kubelet losing a device plugin (https://github.com/volcano-sh/devices/issues/59)
+    (
+        "Mar 19 14:31:09 dell-63 kubelet[1067]: E0319 14:31:09.987111    1067 endpoint.go:107] "
+        '"listAndWatch ended unexpectedly for device plugin" err="rpc error: code = Unavailable '
+        'desc = error reading from server: EOF" resourceName="volcano.sh/vgpu-number"',
+        "k8s-device-plugin-error",
+        {},
+    ),
+    # nvidia-smi -r failing (https://github.com/NVIDIA/NVSentinel/pull/1692)
+    (
+        "The following GPUs could not be reset:",
+        "gpu-reset-required",
+        {"reset_failed": "The following GPUs could not be reset"},
+    ),
+    # DCGM's diagnostic refusing a MIG-partitioned GPU (https://github.com/mej/nhc/issues/29)
+    (
+        "GPU 0's MIG configuration is incompatible with the diagnostic because it prevents access "
+        "to the entire GPU.",
+        "gpu-diagnostic-failure",
+        {},
+    ),
 ]
 
 
