@@ -217,9 +217,7 @@ def _slurm_daemon_lines(lf: pl.LazyFrame, ctx: Context) -> pl.LazyFrame:
     )
 
 
-SLURM_DAEMON = LogFormat(
-    "slurm-daemon", _DAEMON_LINES.sniff, _slurm_daemon_lines, local_time=True
-)
+SLURM_DAEMON = LogFormat("slurm-daemon", _DAEMON_LINES.sniff, _slurm_daemon_lines, local_time=True)
 
 # What srun, salloc, sbatch, scontrol and slurmstepd print into a job's output:
 # `srun: error: node12: task 3: Exited with exit code 1`, `slurmstepd: error: *** STEP ...`.

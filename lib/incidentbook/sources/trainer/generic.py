@@ -11,14 +11,18 @@ when its lines count steps and name a loss, as most trainers print them:
     [batch=100/1000]:                        (then one `name: value` per indented line)
 
 A line (with the indented `name: value` lines under it, for trainers that print a block
-per step) is cut into fields at `,` `|` `;` tabs and runs of spaces; a field is a name and
-a number with its unit (`120.43ms`, `40.12%`, `1,503`). Names are compared with
-everything but letters and digits removed, and only the names below are read: a number
+per step) is cut into fields at `,` `|` `;` ` : ` tabs and runs of spaces; a field is a
+name and a number with its unit (`120.43ms`, `40.12%`, `1,503`, `53.79 samples/s`). Names
+are compared with everything but letters and digits removed, and only the names below are
+read (or, for a name it does not know, a rate whose unit says what it counts): a number
 under a name this module does not know is left alone rather than guessed at. The step is
-the trainer's update counter (`num_updates`, `global_step`) where it prints one, else
-the first `step`, `iter` or `batch` number. Per-device throughput is kept apart from the
-job's (sources.trainer.timeline multiplies it by the GPUs); a step time comes in seconds,
-from milliseconds where the unit or the name says so, or from a rate of steps per second.
+the trainer's update counter (`num_updates`, `global_step`) where it prints one, else the
+first `step`, `iter`, `batch` or bracketed `[i/n]` number, made one count across epochs
+where it starts again each epoch; an evaluation's lines are not steps. Per-device
+throughput is kept apart from the job's (sources.trainer.timeline multiplies it by the
+GPUs); a step time comes in seconds, from milliseconds where the unit or the name says
+so, from a rate of steps per second, or, where the lines' own times show the printed
+time spans the interval between lines, over the steps between them.
 """
 
 from __future__ import annotations
@@ -79,9 +83,7 @@ _COUNTING = (
     r"(?:\b(?:step|iter(?:ation)?|num_updates|global_step)\b[\"']?\s*[:=]?\s*[\"']?\d+"
     r"|\bUp\.\s*\d+|\[\s*\d+\s*/\s*\d+\s*(?:\(\s*\d+%\))?\])"
 )
-_LOSS = (
-    r"(?:\b[\w/]*loss\b|\bCost\b)[\"']?(?: \w+)?\s*[:=]?\s*[\"']?[-+]?(?:\d|\.\d|nan|inf)"
-)
+_LOSS = r"(?:\b[\w/]*loss\b|\bCost\b)[\"']?(?: \w+)?\s*[:=]?\s*[\"']?[-+]?(?:\d|\.\d|nan|inf)"
 SNIFF = (
     # (the look for `loss` first: one pass over a file that has none, such as a kernel log)
     r"(?im)\A(?=[\s\S]*?(?:loss|cost))[\s\S]*?(?:"
