@@ -3217,6 +3217,125 @@ POSITIVES += [
         "gpu-diagnostic-failure",
         {},
     ),
+    # Host hardware and kernel lines as they are pasted on forums and mailing lists
+    # (the sixteenth blind set, tests/logs/corpus/MANIFEST.md)
+    # https://access.redhat.com/solutions/4043631
+    ("XFS (dm-8): Unmount and run xfs_repair", "local-filesystem-error", {"xfs_device": "dm-8"}),
+    # https://stackovercoder.es/unix/287159/linux-couldnt-mount-rdwr-because-of-unsupported-optional-features-400
+    (
+        "[    4.015655] EXT4-fs (mmcblk1p2): couldn't mount RDWR because of unsupported optional "
+        "features (400)",
+        "local-filesystem-error",
+        {"ext_mount_device": "mmcblk1p2"},
+    ),
+    # https://wiki.openvz.org/Machine_check_exception
+    (
+        "Jul  9 12:19:41 vz01 kernel: CPU 0: Machine Check Exception: 0000000000000004",
+        "machine-check",
+        {"mce_status": "0000000000000004"},
+    ),
+    (
+        "Jul  9 12:19:41 vz01 kernel: Kernel panic: CPU context corrupt",
+        "kernel-panic",
+        {"old_reason": "CPU context corrupt"},
+    ),
+    # https://newbetuts.com/502269-hardware-error-messages-from-syslogd (a corrected error)
+    (
+        "kernel:[Hardware Error]: MC4_STATUS[Over|CE|MiscV|-|AddrV|-|-|CECC]: 0xdc10410040080a13",
+        "machine-check",
+        {"ce_status": "MC4_STATUS[Over|CE|MiscV|-|AddrV|-|-|CECC]"},
+    ),
+    # https://trick77.com/tag/virtualization/
+    ("CMCI storm detected: switching to poll mode", "machine-check", {}),
+    # https://tikiold.cldn.cz/tiki-index.php?page=MemoryECCError
+    (
+        "Jun 8 04:46:54 array01 kernel: sbridge: HANDLING MCE MEMORY ERROR",
+        "edac-memory-error",
+        {"driver_handling": "HANDLING MCE MEMORY ERROR"},
+    ),
+    (
+        'Jun 8 04:46:55 array01 kernel: EDAC MC1: CE row 1, channel 0, label "CPU_SrcID#1_Channel#0'
+        '_DIMM#1": 1 Unknown error(s): memory scrubbing on FATAL area : cpu=6 Err=0008:00c1 (ch=1)',
+        "edac-memory-error",
+        {"mc": "MC1", "row_kind": "CE"},
+    ),
+    # https://t-orihara.hatenadiary.org/entry/20080930
+    ("NETDEV WATCHDOG: eth0: transmit timed out", "ethernet-tx-timeout", {"old_ifname": "eth0"}),
+    # https://sun.kakwalab.ovh/collections/PROBLEMRESOLUTIONSURE/1-72-1614576.1-1.html
+    ("hermon0: CQE transport retry counter exceeded", "rdma-connection-error", {}),
+    (
+        "WARNING: mcxnex0: CQE ERR: cqe fffff61bcf02f280 QPN 4000f7 indx 14 status 0x15  vendor "
+        "syndrome 81",
+        "rdma-connection-error",
+        {"cqe_status": "15"},
+    ),
+    # https://alain.apigban.com/posts/homelab/06/io-error-01
+    (
+        "[145729.850517] sd 1:0:0:10: [sdb] tag#201 Sense Key : Aborted Command [current]",
+        "block-io-error",
+        {"sense": "Aborted Command"},
+    ),
+    # https://blog.bspwr.com/blog/
+    ("[248903.580981] Read-error on swap-device (254:1:78162624)", "block-io-error", {}),
+    # http://mailman.linux-thinkpad.org/pipermail/linux-thinkpad/2014-February/051732.html
+    (
+        "mcelog[672]: Processor 1 heated above trip temperature. Throttling enabled.",
+        "cpu-thermal-throttle",
+        {"mcelog_thermal": "heated above trip temperature"},
+    ),
+    # https://rhokp.service.nutius.com/solutions/134973/ (HPE's agent)
+    (
+        "server1 hp-ams[xxxx]: CRITICAL: Automatic Operating System Shutdown Initiated Due to "
+        "Overheat Condition",
+        "bmc-temperature-critical",
+        {},
+    ),
+    (
+        "server1 hp-ams[xxxx]: WARNING: System Overheating (Temperature Sensor 31, Location I/O "
+        "Board, Temperature 101C)",
+        "bmc-temperature-critical",
+        {"overheating": "System Overheating"},
+    ),
+    # https://ask.fedoraproject.org/t/laptop-freezes-after-kernel-bug/15757
+    (
+        "июл 27 14:08:03 laptop kernel: list_del corruption. prev->next should be "
+        "ffff98679438a5d0, but was ca53e83f5e8cf5a8",
+        "kernel-warning",
+        {"list_corruption": "list_del corruption"},
+    ),
+    # http://lists.infradead.org/pipermail/linux-nvme/2026-June/063767.html
+    (
+        "[ 45.591197] nvme nvme0: resetting controller",
+        "nvme-controller-down",
+        {"resetting": "resetting controller"},
+    ),
+    ("[ 46.307151] nvme nvme0: IO queues lost", "nvme-controller-down", {"controller": "nvme0"}),
+    # https://lkml.indiana.edu/hypermail/linux/kernel/1302.0/01541.html (no space after DMAR:)
+    (
+        "[ 1692.021403] dmar: DMAR:[DMA Read] Request device [00:02.0] fault addr 1a45aa9000",
+        "iommu-fault",
+        {"dma_op": "DMA Read", "device": "00:02.0"},
+    ),
+    (
+        "[ 1692.021403] DMAR:[fault reason 12] non-zero reserved fields in PTE",
+        "iommu-fault",
+        {"fault_reason": "12"},
+    ),
+    # an Xid of a MIG instance
+    # https://docs.nvidia.com/deploy/a100-gpu-mem-error-mgmt/user-visible-statistics.html
+    (
+        "NVRM: Xid (PCI:0000:01:00 GPU-I:05): 94, pid=7194, Contained: CE User Channel (0x9). RST:"
+        " No, D-RST: No",
+        "nvidia-xid",
+        {"xid": "94", "pci": "0000:01:00"},
+    ),
+    # https://zenn.dev/ykesamaru/articles/a0f4b14aabf0d3
+    (
+        "12月 17 10:04:41 user systemd-oomd[588]: Killed /user.slice/user-1000.slice/user@1000."
+        "service/app.slice/app.scope due to memory pressure for /user.slice",
+        "host-oom-kill",
+        {"oomd_unit": "/user.slice/user-1000.slice/user@1000.service/app.slice/app.scope"},
+    ),
 ]
 
 
