@@ -167,10 +167,20 @@ def the_signals() -> dict[str, Signal]:
     }
 
 
+def explained(
+    frame: pl.DataFrame, findings: list[Finding], signals: dict[str, Signal] | None = None
+) -> Diagnosis:
+    """The diagnosis of throughput's findings (one-minute bins), by the_signals() unless
+    `signals` are given."""
+    signals = signals if signals is not None else the_signals()
+    return diagnose(
+        frame, signals, "throughput", findings, BASELINE, timedelta(minutes=1), len(HOSTS)
+    )
+
+
 def test_power_falling_while_gpus_idle_is_an_effect_and_nothing_is_concluded():
     """The stall makes the GPUs idle: utilisation and power fall together. Power is a
     cause only when it falls while the GPUs stay busy."""
-    sigs = the_signals()
     util = fleet(
         "gpu_util", 97, 0.5, edit=lambda v: v.__setitem__((slice(None), slice(200, 220)), 20)
     )
@@ -183,7 +193,7 @@ def test_power_falling_while_gpus_idle_is_an_effect_and_nothing_is_concluded():
         finding("drop", "gpu_power", 200, 220, -0.75, 150, 600),
     ]
     frame = pl.concat([util, power])
-    dg = diagnose(frame, sigs, "throughput", findings, BASELINE, timedelta(minutes=1), len(HOSTS))
+    dg = explained(frame, findings)
     power_c = next(c for c in dg.ranked if c.signal == "gpu_power")
     assert not power_c.cause_like
     assert dg.verdict["cause"] is None
@@ -218,22 +228,13 @@ def test_power_dipping_with_tensor_activity_across_the_cluster_is_an_effect():
         finding("drop", "throughput", 200, 208, -0.014, 7858, 7970),
         finding("drop", "gpu_power", 200, 208, -0.013, 522, 529),
     ]
-    dg = diagnose(
-        pl.concat([sm, tensor, power]),
-        sigs,
-        "throughput",
-        findings,
-        BASELINE,
-        timedelta(minutes=1),
-        len(HOSTS),
-    )
+    dg = explained(pl.concat([sm, tensor, power]), findings, sigs)
     power_c = next(c for c in dg.ranked if c.signal == "gpu_power")
     assert not power_c.cause_like, power_c.why_effect
     assert dg.verdict["cause"] is None
 
 
 def test_power_falling_on_busy_gpus_is_a_cause_with_its_hosts():
-    sigs = the_signals()
 
     def capped(v):
         v[[2, 17], 200:] = 400  # two hosts' GPUs held to 400 W while working
@@ -241,15 +242,7 @@ def test_power_falling_on_busy_gpus_is_a_cause_with_its_hosts():
     power = fleet("gpu_power", 600, 5, edit=capped)
     util = fleet("gpu_util", 97, 0.5)
     findings = [finding("level_shift", "throughput", 201, N, -0.13, 8700, 10000)]
-    dg = diagnose(
-        pl.concat([util, power]),
-        sigs,
-        "throughput",
-        findings,
-        BASELINE,
-        timedelta(minutes=1),
-        len(HOSTS),
-    )
+    dg = explained(pl.concat([util, power]), findings)
     v = dg.verdict
     assert v["cause"] == "gpu_power"
     assert v["hosts"] == ["h02", "h17"]
@@ -259,30 +252,20 @@ def test_power_falling_on_busy_gpus_is_a_cause_with_its_hosts():
 
 
 def test_a_signal_that_begins_after_the_symptom_is_not_its_cause():
-    sigs = the_signals()
 
     def later(v):
         v[4, 260:] += 15  # warms twenty minutes after the loss began
 
     temp = fleet("gpu_temp", 60, 0.6, edit=later)
     findings = [finding("level_shift", "throughput", 220, N, -0.2, 8000, 10000)]
-    dg = diagnose(temp, sigs, "throughput", findings, BASELINE, timedelta(minutes=1), len(HOSTS))
+    dg = explained(temp, findings)
     assert dg.verdict["cause"] is None
     temp_c = [c for c in dg.ranked if c.signal == "gpu_temp"]
     assert all(not c.cause_like for c in temp_c)
 
 
 def test_no_symptom_nothing_to_explain():
-    sigs = the_signals()
-    dg = diagnose(
-        fleet("gpu_temp", 60, 0.6),
-        sigs,
-        "throughput",
-        [],
-        BASELINE,
-        timedelta(minutes=1),
-        len(HOSTS),
-    )
+    dg = explained(fleet("gpu_temp", 60, 0.6), [])
     assert dg.verdict["cause"] is None
     assert dg.verdict["summary"].startswith("Nothing to explain")
 

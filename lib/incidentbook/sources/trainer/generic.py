@@ -40,14 +40,20 @@ from incidentbook.sources.trainer.base import (
     records,
 )
 
+# Counters as trainers print them: a named one (JSON's quotes allowed), Marian's updates,
+# and a bracketed `[i/n]` (OpenMMLab, torchvision, timm).
+_WORDS = r"step|iter(?:ation)?|num_updates|global_step"
+_NAMED = r"[\"']?\s*[:=]?\s*[\"']?\d+"
+_BRACKET = r"\[\s*(\d+)\s*/\s*\d+\s*(?:\(\s*\d+%\))?\]"
+_OTHER = rf"\bUp\.\s*\d+|{_BRACKET}"
 # The step counter, in the order trusted: the optimizer's update count first (fairseq
 # prints the epoch's batch before it), then the first step, iteration or batch number.
 _COUNTERS = (
     r"(?i)\bnum_updates\s*[:=]\s*(\d+)",
     r"(?i)\bglobal[_ ]?step\s*[:=]?\s*(\d+)",
     r"(?i)\b(?:completed )?(?:step|iter(?:ation)?|batch)\b\s*[:=]?\s*(\d+)\b",
-    r"\bUp\.\s*(\d+)\b",  # Marian's updates
-    r"\[\s*(\d+)\s*/\s*\d+\s*(?:\(\s*\d+%\))?\]",  # OpenMMLab, torchvision, timm: [i/n]
+    r"\bUp\.\s*(\d+)\b",
+    _BRACKET,
 )
 # An epoch number before a counter that starts again each epoch (`Epoch [2][10/196]`,
 # `Train: 1 [50/1251`, `Epoch: 2, Batch: 40/8164`).
@@ -58,10 +64,7 @@ _EVALUATION = (
     r"(?i)(?:^|[\s\]|:-])(?:test|eval(?:uation)?|val(?:idation)?)\b(?:\s*\(\w+\))?\s*:?\s*\["
     r"|\bEpoch\((?:val|test)\)"
 )
-_HEADER = (
-    r"(?i)\b(?:step|iter(?:ation)?|batch|num_updates|global_step)\b[\"']?\s*[:=]?\s*[\"']?\d+"
-    r"|\bUp\.\s*\d+|\[\s*\d+\s*/\s*\d+\s*(?:\(\s*\d+%\))?\]"
-)
+_HEADER = rf"(?i)\b(?:{_WORDS}|batch)\b{_NAMED}|{_OTHER}"
 _LOSS_NAMES = (
     "loss",
     "lmloss",
@@ -79,10 +82,7 @@ _LOSS_NAMES = (
 _BLOCK_HEADER = r"(?i)\[(?:step|batch)=\d+(?:/\d+)?(?:,[^\]]*)?\]:?\s*$"
 _INDENTED = r"^[\s\u3000]+[A-Za-z][^:=]*?[:=]\s*[-+]?(?:\d|\.\d|nan|inf)"
 
-_COUNTING = (
-    r"(?:\b(?:step|iter(?:ation)?|num_updates|global_step)\b[\"']?\s*[:=]?\s*[\"']?\d+"
-    r"|\bUp\.\s*\d+|\[\s*\d+\s*/\s*\d+\s*(?:\(\s*\d+%\))?\])"
-)
+_COUNTING = rf"(?:\b(?:{_WORDS})\b{_NAMED}|{_OTHER})"
 _LOSS = r"(?:\b[\w/]*loss\b|\bCost\b)[\"']?(?: \w+)?\s*[:=]?\s*[\"']?[-+]?(?:\d|\.\d|nan|inf)"
 SNIFF = (
     # (the look for `loss` first: one pass over a file that has none, such as a kernel log)
@@ -173,6 +173,9 @@ _NAMES: dict[str, tuple[str, str]] = {
     "globalbatchsize": ("global_batch_size", "plain"),
 }
 _COLUMNS = sorted({column for column, _ in _NAMES.values()})
+_COLUMN_OF = {name: column for name, (column, _) in _NAMES.items()}
+_HOW_OF = {name: how for name, (_, how) in _NAMES.items()}
+_RANK_OF = {name: rank for rank, name in enumerate(_NAMES)}
 
 # A field: its name, then a number with its unit at the field's end.
 _FIELD = (
@@ -218,8 +221,6 @@ def _fields(steps: pl.DataFrame) -> pl.DataFrame:
         pl.int_range(pl.len(), dtype=pl.UInt32).alias("row"),
         # `iter 100: loss 2.31` holds two fields: a number then a colon, then a name.
         field=pl.col("text")
-        # JSON's quotes around names and values (fairseq's json log format)
-        .str.replace_all('"', "", literal=True)
         # Marian's ` : ` between fields; InternLM's `,name=` without a space
         .str.replace_all(r"\s+:\s+", "\t")
         .str.replace_all(r",([A-Za-z_][^,=:]*=)", "\t$1")
@@ -252,14 +253,10 @@ def _fields(steps: pl.DataFrame) -> pl.DataFrame:
     )
     known = parts.with_columns(key=name).with_columns(
         column=pl.coalesce(
-            pl.col("key").replace_strict(
-                {k: c for k, (c, _) in _NAMES.items()}, default=None, return_dtype=pl.String
-            ),
+            pl.col("key").replace_strict(_COLUMN_OF, default=None, return_dtype=pl.String),
             by_unit,
         ),
-        how=pl.col("key").replace_strict(
-            {k: h for k, (_, h) in _NAMES.items()}, default="plain", return_dtype=pl.String
-        ),
+        how=pl.col("key").replace_strict(_HOW_OF, default="plain", return_dtype=pl.String),
     )
     value = (
         pl.when(pl.col("how") == "ms")
@@ -282,9 +279,7 @@ def _fields(steps: pl.DataFrame) -> pl.DataFrame:
     )
     # Where a line names one quantity twice (`loss` and `lm_loss`), the name listed first
     # in _NAMES wins.
-    rank = pl.col("key").replace_strict(
-        {k: i for i, k in enumerate(_NAMES)}, default=None, return_dtype=pl.Int64
-    )
+    rank = pl.col("key").replace_strict(_RANK_OF, default=None, return_dtype=pl.Int64)
     return (
         known.filter(pl.col("column").is_not_null())
         .select("row", "column", value=value, _rank=rank)
@@ -337,15 +332,16 @@ def _per_step(frame: pl.DataFrame, where: str) -> tuple[pl.DataFrame, list[str]]
 
 def parse(text: TrainerText, ctx: Context) -> Parsed:
     where = text.path.name
-    steps = _blocks(text.lines)
+    # JSON's quotes around names and values (fairseq's json log format) go first.
+    steps = _blocks(text.lines).with_columns(pl.col("text").str.replace_all('"', "", literal=True))
     if text.incomplete and steps.height:
         steps = steps.filter(pl.col("line") != text.lines.get_column("line").max())
-    plain = pl.col("text").str.replace_all('"', "", literal=True)
-    counter = pl.coalesce(plain.str.extract(p, 1) for p in _COUNTERS).cast(pl.Int64, strict=False)
+    line = pl.col("text")
+    counter = pl.coalesce(line.str.extract(p, 1) for p in _COUNTERS).cast(pl.Int64, strict=False)
     steps = steps.with_columns(
         iteration=counter,
-        _epoch=plain.str.extract(_EPOCH, 1).cast(pl.Int64, strict=False),
-        _of=plain.str.extract(_OF, 1).cast(pl.Int64, strict=False),
+        _epoch=line.str.extract(_EPOCH, 1).cast(pl.Int64, strict=False),
+        _of=line.str.extract(_OF, 1).cast(pl.Int64, strict=False),
     ).filter(pl.col("iteration").is_not_null() & ~pl.col("text").str.contains(_EVALUATION))
     steps = _across_epochs(steps)
     if steps.height == 0:

@@ -80,9 +80,7 @@ def formats_of(path: Path) -> list[TrainerFormat]:
     head = re.sub(ANSI, "", read_head(path))
     # A generic reader stands in only for a trainer no format of its own knows (and is
     # not even tried otherwise: its sniff is the slowest).
-    found = [f for f in formats if not f.fallback and f.matches(path, head)] if head else []
-    if head and not found:
-        found = [f for f in formats if f.fallback and f.matches(path, head)]
+    found = _recognising(path, head, fallback=False) or _recognising(path, head, fallback=True)
     if key is not None:
         if len(_SNIFFED) >= _SNIFFED_MAX:
             _SNIFFED.clear()
@@ -97,11 +95,14 @@ def _measured(records: pl.DataFrame) -> bool:
     )
 
 
-def _fallbacks(path: Path, head: str, tried: list[TrainerFormat]) -> list[TrainerFormat]:
+def _recognising(path: Path, head: str, *, fallback: bool) -> list[TrainerFormat]:
+    """The formats (the generic ones, or the others) whose sniff finds the file's head."""
+    if not head:
+        return []
     return [
         fmt
         for _, fmt in TRAINER_FORMATS.entries()
-        if fmt.fallback and fmt.text and fmt not in tried and fmt.matches(path, head)
+        if fmt.fallback == fallback and fmt.matches(path, head)
     ]
 
 
@@ -133,7 +134,9 @@ def read_trainer_file(
         # Megatron's `iteration N/M |` without Megatron's fields): a generic reader that
         # recognises it reads it instead.
         head = re.sub(ANSI, "", text.head)
-        for fmt in _fallbacks(path, head, formats):
+        for fmt in _recognising(path, head, fallback=True):
+            if not fmt.text or fmt in formats:
+                continue
             got = fmt.parse(text, ctx)
             if _measured(got.records):
                 notes = [f"{where}: {', '.join(f.name for f in formats)} read no number here"]
