@@ -127,3 +127,27 @@ def test_a_composite_format_keeps_each_lines_time_semantics(tmp_path):
         0,
         5,
     ]
+
+
+def test_the_first_rule_that_matches_gives_every_column(registered, tmp_path):
+    """A line that two rules match is the first rule's alone: a column the first does not
+    give is null, not the second's (before, the second's level was taken)."""
+    plain = Rule(
+        "app-plain",
+        PATTERN.replace(r"(?P<level>[A-Z]+)", "ERROR"),
+        lambda g, ctx: {"ts": local_time(g("ts"), "%d/%m/%Y-%H:%M:%S", ctx)},
+    )
+    levelled = Rule(
+        "app-levelled",
+        PATTERN,
+        lambda g, ctx: {
+            "ts": local_time(g("ts"), "%d/%m/%Y-%H:%M:%S", ctx),
+            "severity": level_of_word(g("level")),
+        },
+    )
+    registered(text_format("app-two-rules", [plain, levelled]))
+    path = tmp_path / "app.log"
+    path.write_text(LINES)
+    frame, _ = read_log_file(path, WINDOW, format="app-two-rules")
+    rows = frame.sort("line").select("source", "severity").rows()
+    assert rows == [("app-levelled", "warning"), ("app-plain", None)]

@@ -544,6 +544,28 @@ def test_a_syslog_lines_program_tag_reaches_the_signatures(tmp_path):
     assert found == ["slurm-daemon-fatal", "node-health-check-failed", "nvidia-xid"]
 
 
+def test_a_kernel_line_without_host_keeps_its_driver(tmp_path):
+    """A kernel line pasted with an ISO time and neither host nor tag (`amdgpu
+    0000:04:00.0: ...`): the driver's name is not a host (no host is followed by a PCI
+    address), so it stays in the message and the signatures see it; the host is the
+    file's. Before, `amdgpu` became the host and the message began at the address."""
+    path = tmp_path / "node3.log"
+    path.write_text(
+        # https://github.com/ROCm/TheRock/issues/8232 (a corpus line: gpu-fallen-off-bus)
+        "2026-09-17T14:25:57Z amdgpu 0000:04:00.0: device lost from bus!\n"
+        "2026-09-17T14:25:58Z node3 kernel: amdgpu 0000:04:00.0: a hosted line beside it\n"
+    )
+    frame, report = read(path)
+    assert report.files == {"node3.log": "syslog-3164"}
+    rows = frame.sort("line").select("host", "message").rows()
+    assert rows == [
+        ("node3", "amdgpu 0000:04:00.0: device lost from bus!"),
+        ("node3", "amdgpu 0000:04:00.0: a hosted line beside it"),
+    ]
+    found = match(frame.sort("line"), load_catalog()).get_column("signature").to_list()
+    assert found[0] == "amdgpu-fault"
+
+
 def test_dmesg_T_in_the_hosts_locale(tmp_path):
     """`dmesg -T` writes its stamp with the host's locale: a Brazilian host's `Ter Set 19`
     (Tuesday, September) is read like `Tue Sep 19`, the month by its name in any locale

@@ -163,8 +163,13 @@ def text_parser(rules: list[Rule], fallback_source: str, prefix: Rule | None = N
         fallback = {"_own": pl.lit(INHERIT), "source": pl.lit(fallback_source), "message": body}
         columns = {}
         for name in names:
-            cases = [(m, got[name]) for m, got in zip(matched, built, strict=True) if name in got]
-            otherwise = fallback.get(name, pl.lit(None, _COLUMNS.get(name, pl.String)))
+            # The first rule that matches gives every column: one it does not give is null
+            # for its lines (not what a later rule that also matches would give).
+            none = pl.lit(None, _COLUMNS.get(name, pl.String))
+            cases = [(m, got.get(name, none)) for m, got in zip(matched, built, strict=True)]
+            while cases and cases[-1][1] is none:
+                cases.pop()  # (trailing rules without it: the otherwise below says null)
+            otherwise = fallback.get(name, none)
             columns[name] = _chain(cases, otherwise)
         for name, value in outer.items():  # the launcher's rank and host fill in the rule's
             if name == "status":

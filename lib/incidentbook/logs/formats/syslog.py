@@ -37,24 +37,42 @@ def bsd_time(g, ctx) -> pl.Expr:
 
 def _syslog_3164(g, ctx):
     return {
-        "ts": pl.when(g("iso").is_not_null())
-        .then(rfc3339(g("iso"), ctx))
-        .otherwise(bsd_time(g, ctx)),
+        "ts": _syslog_time(g, ctx),
         "severity": pl.coalesce(level_of_priority(g("pri")), level_of_word(g("word"))),
         "host": g("host"),
     }
 
+
+def _syslog_time(g, ctx) -> pl.Expr:
+    return pl.when(g("iso").is_not_null()).then(rfc3339(g("iso"), ctx)).otherwise(bsd_time(g, ctx))
+
+
+def _device_line(g, ctx):
+    return {"ts": _syslog_time(g, ctx), "severity": level_of_priority(g("pri"))}
+
+
+# A kernel line copied without its host and tag keeps the device prefix the kernel gives
+# it (`amdgpu 0000:04:00.0: ...`): its driver's name is not a host, as no host is followed
+# by a PCI address, and the message keeps both.
+_DEVICE_PREFIX = r"(?P<device>[\w.-]+ [0-9a-fA-F]{4}:[0-9a-fA-F]{2}:[0-9a-fA-F]{2}\.[0-7]: )"
+_LEAD = r"(?:/[^\s:]+:)?(?:<(?P<pri>\d{1,3})>)?"
 
 SYSLOG_3164 = text_format(
     "syslog-3164",
     [
         Rule(
             "syslog-3164",
-            r"(?:/[^\s:]+:)?(?:<(?P<pri>\d{1,3})>)?"
-            rf"(?:{_BSD_STAMP}|{_ISO_STAMP}) (?:(?P<host>[^\s:]+) | )?{_LEVEL_WORD}{_KEPT_TAG}",
+            rf"{_LEAD}(?:{_BSD_STAMP}|{_ISO_STAMP}) {_DEVICE_PREFIX}",
+            _device_line,
+            tail=("device",),
+        ),
+        Rule(
+            "syslog-3164",
+            rf"{_LEAD}(?:{_BSD_STAMP}|{_ISO_STAMP}) "
+            rf"(?:(?P<host>[^\s:]+) | )?{_LEVEL_WORD}{_KEPT_TAG}",
             _syslog_3164,
             tail=("tagged",),
-        )
+        ),
     ],
     local_time=True,
     yearless=True,
