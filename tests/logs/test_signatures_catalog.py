@@ -3336,6 +3336,282 @@ POSITIVES += [
         "host-oom-kill",
         {"oomd_unit": "/user.slice/user-1000.slice/user@1000.service/app.slice/app.scope"},
     ),
+    # Widened from three blind sets (GPU drivers, training frameworks, cluster services),
+    # scored before they were read; each line verbatim from its source.
+    # https://github.com/ValveSoftware/SteamOS/issues/209
+    ("[  441.171021] NVRM: NVIDIA init module failed!", "gpu-init-failure", {}),
+    # https://github.com/pop-os/cosmic-epoch/issues/3764
+    ("[  312.774528] amdgpu 0000:28:00.0: Ring gfx_0.0.0 reset failed", "amdgpu-fault", {}),
+    # https://github.com/pop-os/cosmic-epoch/issues/3764
+    ("[  316.082669] amdgpu 0000:28:00.0: VRAM is lost due to GPU reset!", "amdgpu-fault", {}),
+    # https://github.com/pop-os/pop/issues/2132
+    (
+        "Feb  2 08:03:20 kernel: [37937.396684] amdgpu 0000:03:00.0: "
+        "[drm:amdgpu_ring_test_helper [amdgpu]] *ERROR* ring kiq_2.1.0 test failed (-110)",
+        "amdgpu-fault",
+        {},
+    ),
+    # https://github.com/NixOS/nixpkgs/issues/176915
+    (
+        "[Wed Jun  8 16:35:03 2022] amdgpu 0000:03:00.0: amdgpu: SMU: I'm not done with your "
+        "previous command!",
+        "amdgpu-fault",
+        {},
+    ),
+    # https://github.com/NixOS/nixpkgs/issues/176915
+    (
+        "[Wed Jun  8 16:34:52 2022] amdgpu 0000:03:00.0: amdgpu: Failed to disable gfxoff!",
+        "amdgpu-fault",
+        {},
+    ),
+    # https://github.com/ROCm/legacy-rocm-build/issues/1020
+    (
+        "[  511.030836] [drm:amdgpu_device_ip_suspend_phase2 [amdgpu]] *ERROR* suspend of IP "
+        "block <powerplay> failed -5",
+        "amdgpu-fault",
+        {},
+    ),
+    # https://github.com/ROCm/legacy-rocm-build/issues/1468
+    (
+        "amdgpu 0000:29:00.0: WARN: GPU thermal throttling temperature reached, expect "
+        "performance decrease. HBM.",
+        "gpu-clock-slowdown",
+        {},
+    ),
+    # https://github.com/leptonai/gpud/blob/634c0b9d20dd0c76e840ffae42e6b2da7389e95f/components/accelerator/nvidia/query/testdata/nvidia-smi.525.125.06.out.0.valid
+    (
+        "|ERR!   38C    P5    49W / 450W |   2021MiB / 23028MiB |      0%   E. Process |",
+        "gpu-monitoring-error",
+        {},
+    ),
+    # https://github.com/NVIDIA/ansible-role-nvidia-driver/issues/3
+    (
+        "Failed to query NVIDIA devices. Please ensure that the NVIDIA device files "
+        "(/dev/nvidia*) exist, and that user 0 has read and write permissions for those files.",
+        "nvidia-driver-unavailable",
+        {},
+    ),
+    # https://github.com/NVIDIA/NVSentinel/pull/1481
+    (
+        "| Overall Health            | Failure                                       |",
+        "gpu-diagnostic-failure",
+        {},
+    ),
+    # https://github.com/NVIDIA/NVSentinel/pull/1481
+    (
+        "|    -> NVLINK system       | Failure                                       |",
+        "gpu-diagnostic-failure",
+        {},
+    ),
+    # https://github.com/flatironinstitute/nemos/issues/345
+    (
+        "2025-05-18 21:59:55.086788: W external/xla/xla/tsl/framework/bfc_allocator.cc:310] "
+        "Allocator (GPU_0_bfc) ran out of memory trying to allocate 3.37GiB with "
+        "freed_by_count=0. The caller indicates that this is not a failure, but this may mean "
+        "that there could be performance gains if more memory were available.",
+        "cuda-out-of-memory",
+        {},
+    ),
+    # https://github.com/open-mpi/ompi/issues/7529
+    (
+        "[cn007.iitk.ac.in:24154] PMIX ERROR: UNREACHABLE in file server/pmix_server.c at line "
+        "2147",
+        "mpi-job-failed",
+        {},
+    ),
+    # https://github.com/openai/jukebox/issues/155
+    ("=   BAD TERMINATION OF ONE OF YOUR APPLICATION PROCESSES", "mpi-job-failed", {}),
+    # https://github.com/openai/jukebox/issues/155
+    ("YOUR APPLICATION TERMINATED WITH THE EXIT STRING: Killed (signal 9)", "mpi-job-failed", {}),
+    # https://github.com/horovod/horovod/issues/469
+    ("Primary job  terminated normally, but 1 process returned", "mpi-job-failed", {}),
+    # https://github.com/vllm-project/vllm/issues/18730
+    ("ERROR 05-23 09:31:47 [core.py:396] EngineCore failed to start.", "inference-engine-dead", {}),
+    # https://github.com/vllm-project/vllm/issues/23176
+    (
+        "(APIServer pid=1179246) RuntimeError: Engine core initialization failed. See root cause "
+        "above. Failed core proc(s): {}",
+        "inference-engine-dead",
+        {},
+    ),
+    # https://github.com/llm-d/llm-d/issues/1269
+    (
+        "(Worker pid=749) (Worker_TP0 pid=749) ERROR 04-27 19:04:42 [multiproc_executor.py:880] "
+        "RuntimeError: Assertion error "
+        "(csrc/apis/../jit_kernels/impls/../../jit/kernel_runtime.hpp:45): exit_code == 0",
+        "uncaught-exception",
+        {},
+    ),
+    # https://github.com/ray-project/ray/issues/31828
+    (
+        "2023-01-17 17:21:35,509\tERROR trial_runner.py:980 -- Trial TorchTrainer_b13e7_00000: "
+        "Error processing event.",
+        "trainer-crash",
+        {},
+    ),
+    # https://github.com/Nixtla/neuralforecast/issues/1291
+    (
+        "(_train_tune pid=22946) [rank: 1] Child process with PID 23026 terminated with code 1. "
+        "Forcefully terminating all other processes to avoid zombies 🧟",
+        "trainer-crash",
+        {},
+    ),
+    # https://github.com/pytorch/pytorch/issues/121209
+    ("Root Cause (first observed failure):", "trainer-crash", {}),
+    # https://github.com/sgl-project/sglang/issues/20859
+    (
+        "[rank8]:[W318 10:00:41.929037914 ProcessGroupNCCL.cpp:1771] [PG ID 0 PG GUID 0 Rank 8] "
+        'Failed to check the "should dump" flag on TCPStore, (maybe TCPStore server has shut '
+        "down too early), with error: Connection reset by peer",
+        "torch-distributed-store-error",
+        {},
+    ),
+    # https://github.com/pytorch/pytorch/issues/128680
+    (
+        "[rank1]:[E614 11:14:03.086670611 ProcessGroupNCCL.cpp:1319] [PG 0 Rank 1] Failed to get "
+        "exception dump flag from the global store.Connection reset by peer",
+        "torch-distributed-store-error",
+        {},
+    ),
+    # https://github.com/mpi4py/mpi4py/issues/281
+    (
+        "Abort(1090959) on node 0 (rank 0 in comm 0): Fatal error in PMPI_Init_thread: Other MPI "
+        "error, error stack:",
+        "mpi-job-failed",
+        {},
+    ),
+    # https://github.com/aws-samples/aws-parallelcluster-hpc-quickstart/issues/119
+    ("sacctmgr: error: Sending PersistInit msg: Connection refused", "slurm-error", {}),
+    # https://github.com/kubernetes/minikube/issues/4084
+    (
+        "Apr 12 09:28:14 Ahmadreza kubelet[14260]: I0412 09:28:14.769517   14260 "
+        "eviction_manager.go:344] eviction manager: must evict pod(s) to reclaim "
+        "ephemeral-storage",
+        "k8s-pod-evicted",
+        {},
+    ),
+    # https://github.com/openzfs/zfs/issues/6332
+    (
+        "[ 6221.624759] LNet: Service thread pid 156436 was inactive for 200.35s. Watchdog stack "
+        "traces are limited to 3 per 300 seconds, skipping this one.",
+        "lustre-lnet-error",
+        {},
+    ),
+    # https://github.com/NVIDIA/gpu-operator/issues/168
+    (
+        "Failed create pod sandbox: rpc error: code = Unknown desc = failed to start sandbox "
+        'container task "accf2547d7b1fb0444f757002d6aac5259e85cb51af96399f0c755533ee000df": '
+        "OCI runtime state failed: invalid character 'v' in literal null (expecting 'u'): unknown",
+        "container-start-failed",
+        {},
+    ),
+    # https://github.com/apptainer/singularity/issues/2244
+    (
+        "FATAL:   exec /.singularity.d/actions/shell failed: no such file or directory",
+        "container-start-failed",
+        {},
+    ),
+    # https://github.com/NVIDIA/k8s-device-plugin/issues/1011
+    (
+        "W0117 15:43:15.907261 1 factory.go:31] No valid resources detected, creating a null CDI "
+        "handler",
+        "k8s-device-plugin-error",
+        {},
+    ),
+    # https://github.com/NVIDIA/gpu-operator/issues/85
+    ("Could not resolve Linux kernel version", "nvidia-driver-install-failed", {}),
+    # https://github.com/whamcloud/Online-Help/issues/35
+    (
+        "mount.lustre: mount 10.73.20.12@tcp0:10.73.20.11@tcp0:/fs at /mnt/fs failed: No such "
+        "device",
+        "shared-filesystem-error",
+        {},
+    ),
+    # https://github.com/cBio/cbio-cluster/issues/48
+    (" mmremote: GPFS is not ready to handle commands yet.", "gpfs-error", {}),
+    # https://github.com/whamcloud/integrated-manager-for-lustre/issues/2462
+    (
+        "mount.lustre: mount lustre-ost1/ost1 at /mnt/lustre-ost1 failed: No such file or "
+        "directory",
+        "shared-filesystem-error",
+        {},
+    ),
+    # https://github.com/AbdBarho/stable-diffusion-webui-docker/issues/423
+    (
+        'Error response from daemon: could not select device driver "nvidia" with capabilities: '
+        "[[gpu]]",
+        "container-gpu-error",
+        {},
+    ),
+    # https://github.com/galaxyproject/ansible-slurm/issues/37
+    (
+        "slurmstepd-node-1: error: execve(): /var/lib/slurm/slurmctld/job00218/slurm_script: "
+        "Permission denied",
+        "slurm-error",
+        {},
+    ),
+    # https://github.com/coreos/coreos-kubernetes/issues/372
+    (
+        "Jun 09 02:13:40 w2 rpc.statd[7604]: failed to create RPC listeners, exiting",
+        "shared-filesystem-error",
+        {},
+    ),
+    # https://github.com/coreos/coreos-kubernetes/issues/372
+    (
+        "Jun 09 02:13:40 w2 kubelet-wrapper[1784]: Output: mount.nfs: rpc.statd is not running "
+        "but is required for remote locking.",
+        "shared-filesystem-error",
+        {},
+    ),
+    # https://github.com/coreos/coreos-kubernetes/issues/372
+    (
+        "Jun 09 02:13:40 w2 kubelet-wrapper[1784]: E0609 02:13:40.430525    1784 "
+        "kubelet.go:1780] Unable to mount volumes for pod "
+        '"kube-registry-v0-51t17_kube-system(598b3299-2de6-11e6-a739-0800273afbf4)": Mount '
+        "failed: exit status 32",
+        "shared-filesystem-error",
+        {},
+    ),
+    # https://github.com/flatcar/Flatcar/issues/161
+    (
+        "  Warning  FailedMount  13s (x14 over 34m)  kubelet, d1.lan  Unable to attach or mount "
+        "volumes: unmounted volumes=[data], unattached volumes=[data default-token-t28c7]: timed "
+        "out waiting for the condition",
+        "shared-filesystem-error",
+        {},
+    ),
+    # https://github.com/clustervision/trinityX/issues/119
+    (
+        "   Active: failed (Result: start-limit) since Tue 2016-10-04 15:23:21 CEST; 36min ago",
+        "systemd-unit-failed",
+        {},
+    ),
+    # https://github.com/HabanaAI/Setup_and_Install/issues/1
+    (
+        "[   72.993087] habanalabs hl2: Failed to communicate with Device CPU (CPU-CP timeout)",
+        "habana-device-error",
+        {},
+    ),
+    # https://github.com/HabanaAI/Setup_and_Install/issues/1
+    (
+        "[   72.993269] habanalabs 0000:1a:00.0: Failed to initialize hl2. Device is NOT usable !",
+        "habana-device-error",
+        {},
+    ),
+    # https://github.com/HabanaAI/hccl_demo/issues/44
+    (
+        "HCCL demo error: In function initDevice(): synDeviceAcquire(&resources.deviceHandle, "
+        "nullptr) failed with synapse error: 20",
+        "habana-device-error",
+        {},
+    ),
+    # https://github.com/NVIDIA/nccl/issues/487
+    (
+        "node0021:21858:22794 [5] graph/search.cc:765 NCCL WARN Could not find a path for "
+        "pattern 4, falling back to simple order",
+        "nccl-error",
+        {},
+    ),
 ]
 
 
@@ -3492,6 +3768,20 @@ NEGATIVES: list[str] = [
     # NCCL's proxy thread logs this at INFO when a peer's socket closes, which every rank's
     # normal exit does: logs of runs that finished well end with a run of them
     "9aee1c01f3e7:6727:7168 [1] NCCL INFO [Service thread] Connection closed by localRank 2",
+    # benign lines beside the newer families (the blind sets' own): a reset an operator ran,
+    # Gaudi firmware loading, vLLM's and NCCL's info, a daemon starting, a unit activated
+    "GPU 00000000:01:01.0 was successfully reset.",
+    "[   43.051361] habanalabs hl1: Successfully loaded firmware to device",
+    "INFO 05-23 09:31:24 [gpu_model_runner.py:1347] Model loading took 18.1450 GiB and 40.766484 "
+    "seconds",
+    "ip-172-31-13-103:9740:9740 [2] NCCL INFO NET/Plugin: Failed to find ncclCollNetPlugin_v3 "
+    "symbol.",
+    "Jun 09 02:13:40 w2 rpc.statd[7604]: Version 1.2.8 starting",
+    "[ 7753.512148] amdgpu 0000:c6:00.0: amdgpu: ring sdma0 uses VM inv eng 12 on hub 0",
+    "Oct 07 15:47:47 sanori-laptop kernel: amdgpu 0000:03:00.0: amdgpu: RAS: optional ras ta "
+    "ucode is not available",
+    "            HW Thermal Slowdown           : Not Active",
+    "I0117 15:43:15.906553 1 main.go:256] Retrieving plugins.",
 ]
 
 
