@@ -1,6 +1,6 @@
 """The generic trainer reader on real output of trainers without a parser of their own
 (tests/data/trainer, see SOURCES.md): OLMo, MaxText, fairseq, torchtune, NeMo, LitGPT,
-nanoGPT."""
+nanoGPT, and two sets of other trainers gathered blind."""
 
 from __future__ import annotations
 
@@ -11,8 +11,8 @@ import pytest
 
 from conftest import REPO
 from incidentbook.incident import TrainerSpec
-from incidentbook.sources.trainer import TrainerLogSource
-from incidentbook.sources.trainer.base import Context
+from incidentbook.sources.trainer import TrainerLogSource, generic
+from incidentbook.sources.trainer.base import Context, read_text
 from incidentbook.sources.trainer.read import formats_of, read_trainer_file
 from incidentbook.sources.trainer.timeline import Given
 from incidentbook.window import TimeWindow
@@ -20,6 +20,11 @@ from incidentbook.window import TimeWindow
 DATA = REPO / "tests" / "data" / "trainer"
 ALL_TIME = TimeWindow(start=datetime(2000, 1, 1, tzinfo=UTC), end=datetime(2030, 1, 1, tzinfo=UTC))
 START = datetime(2025, 1, 1, tzinfo=UTC)
+
+
+def parsed(name: str) -> pl.DataFrame:
+    """The generic parser's records, before the timeline places them in time."""
+    return generic.parse(read_text(DATA / name, Context()), Context()).records
 
 
 def rows(name: str, **trainer) -> tuple[pl.DataFrame, str]:
@@ -239,3 +244,73 @@ def test_marian_time_since_the_line_before_is_made_per_update():
     assert row["tokens_per_second"] == 1942.28  # `1942.28 words/s`
     assert row["step_time"] == pytest.approx(1153.11 / 2000)  # `Time 1153.11s` over 2000 updates
     assert "time since the line before" in notes
+
+
+# A second blind set (SOURCES.md): 1 of 14 read with a loss and a speed before the reader
+# was widened for them, 8 after.
+
+
+def test_a_step_line_with_no_quantity_read_is_no_rows_not_an_error():
+    # tf.estimator's `loss = X, step = N (S sec)` once named nothing the reader knew: the
+    # empty table of numbers was one row long and the file `cannot be read`
+    read = read_trainer_file(DATA / "tensor2tensor-estimator_issue67.log", Context(), Given())
+    assert "cannot be read" not in "\n".join(read.notes)
+    # (no time and no step time: the timeline cannot place them; the parser reads them)
+    losses = parsed("tensor2tensor-estimator_issue67.log").filter(pl.col("loss").is_not_null())
+    assert losses.get_column("iteration").to_list()[:2] == [54901, 55001]
+    assert losses.get_column("loss").to_list()[:2] == [1.96779, 1.96174]  # `INFO:tensorflow:loss`
+
+
+def test_open_mpi_tags_and_a_rate_of_iterations():
+    got, _ = rows("horovod-tf2_aws-deep-learning-models_issue45.log")
+    first = got.row(0, named=True)
+    # `[1,0]<stdout>:2020-12-23 23:07:21,094 __main__ : INFO Train step 1040 -- Loss: 11.174`
+    assert first["ts"] == datetime(2020, 12, 23, 23, 7, 21, 94000, tzinfo=UTC)
+    assert not first["inferred"] and first["rank"] == 0
+    assert first["iteration"] == 1040 and first["loss"] == 11.174
+    assert first["step_time"] == pytest.approx(1 / 1.69)  # `It/s: 1.69`
+
+
+def test_units_say_what_a_number_is():
+    voice, _ = rows("clearervoice_issue4.log", start=START)
+    first = voice.row(0, named=True)
+    assert first["step_time"] == 2.057  # `2.057s/batch`
+    assert first["loss"] == 1.678  # `Mask_Loss 1.6780`: a name ending in loss, none other
+    slim, _ = rows("tf-slim_tensorflow-models_issue2980.log", start=START)
+    first = slim.row(0, named=True)
+    assert first["loss"] == 79.3501 and first["step_time"] == 57.126  # `(57.126 sec/step)`
+    mlx, _ = rows("mlx-lm_pr330.log", start=START)
+    assert mlx.get_column("iteration").to_list()[:2] == [10, 20]  # not `Iter 1: Val loss`
+    first = mlx.row(0, named=True)
+    assert first["loss"] == 2.662 and first["step_time"] == pytest.approx(1 / 0.490)
+    assert first["tokens_per_second"] == 161.374  # `Tokens/sec 161.374`
+
+
+def test_dllogger_name_space_colon_value():
+    got, _ = rows("dllogger_nvidia-dle-bert_issue1107.log")
+    first = got.row(0, named=True)
+    # `DLL 2022-04-05 02:22:54.614486 - Training Epoch: 1 Training Iteration: 2872  step_loss : ...`
+    assert first["ts"] == datetime(2022, 4, 5, 2, 22, 54, 614486, tzinfo=UTC)
+    assert first["iteration"] == 2872 and first["loss"] == pytest.approx(0.6953772306442261)
+    assert first["learning_rate"] == pytest.approx(1.5844598709048836e-05)
+
+
+def test_llama_factory_step_time_from_the_runs_clock():
+    got, _ = rows("llama-factory_luojiu-7b-base_trainer_log.log", start=START)
+    assert got.get_column("iteration").to_list()[:3] == [5, 10, 15]  # `current_steps`
+    second = got.row(1, named=True)
+    assert second["loss"] == 1.7329
+    # `elapsed_time`: 0:03:29 at step 5, 0:07:03 at step 10
+    assert second["step_time"] == pytest.approx((423 - 209) / 5)
+
+
+def test_opennmt_cross_entropy_and_a_leading_step_number():
+    nmt, _ = rows("opennmt-py_issue1362.log")
+    first = nmt.row(0, named=True)
+    assert first["iteration"] == 2250 and first["loss"] == 4.05  # `xent: 4.05`
+    assert [f.name for f in formats_of(DATA / "llama2c-style_modded-llama2_issue10.log")] == [
+        "generic"
+    ]
+    steps = parsed("llama2c-style_modded-llama2_issue10.log")
+    assert steps.get_column("iteration").to_list()[:2] == [40, 50]  # `40 | loss 6.6875 |`
+    assert steps.get_column("loss").to_list()[:2] == [6.6875, 6.3125]

@@ -165,18 +165,23 @@ class TrainerFormat:
 HEAD_BYTES = 1 << 20
 
 ANSI = r"\x1b\[[0-9;?]*[A-Za-z]"
-# A launcher's rank tag (torchrun --tee: `[rank3]:`, `[default7]:`; srun -l: `3: `), then
+# A launcher's rank tag (torchrun --tee: `[rank3]:`, `[default7]:`; srun -l: `3: `; Open
+# MPI's and Ray's, below), then
 # the logger's prefix. Markdown-pasted logs keep their indentation (spaces, U+3000).
 LAUNCHER = (
     r"^[\s\u3000]*"
+    # Open MPI's `--tag-output` (`[1,0]<stdout>:`: the job, then the rank) and Ray's tag of
+    # what its workers print (`(RayTrainWorker pid=7315) `, with `[rank=N]` in newer Ray)
+    r"(?:\[\d+,(?P<mpi_rank>\d+)\]<(?:stdout|stderr|stddiag)>: ?"
+    r"|\((?:[^()\s]*?(?:\[rank=(?P<ray_rank>\d+)\])? )?pid=\d+(?:, ip=[^)\s]+)?\) )?"
     # (NeMo-Run puts the job's name and node before torchrun's tag: `job/0 [default3]:`)
     r"(?:\[rank(?P<launch_rank>\d+)\]:|(?:\S+/\d+ )?\[default(?P<default_rank>\d+)\]:"
     r"|(?P<srun_rank>\d+): )?"
 )
 _LEADING_TS = (
     # torchtitan's `[titan] `, transformers' `[INFO|trainer.py:1143] `, NeMo's `[NeMo W `
-    # before the time.
-    LAUNCHER + r"[\s\u3000]*(?:\[titan\]\s*|\[[A-Z]+\|[\w.]+:\d+\]\s*|\[NeMo [A-Z] )?(?:"
+    # and dllogger's `DLL ` (NVIDIA's DeepLearningExamples) before the time.
+    LAUNCHER + r"[\s\u3000]*(?:\[titan\]\s*|\[[A-Z]+\|[\w.]+:\d+\]\s*|\[NeMo [A-Z] |DLL )?(?:"
     r"\[?(?P<iso>\d{4}[-/]\d\d[-/]\d\d[ T]\d\d:\d\d:\d\d(?:[.,]\d+)?)"
     r"|(?P<us>\d\d/\d\d/\d{4} \d\d:\d\d:\d\d)"
     r"|\[?(?P<md>\d\d/\d\d \d\d:\d\d:\d\d)\b"
@@ -268,10 +273,11 @@ def _dated(frame: pl.DataFrame, ctx: Context) -> pl.Series:
 
 
 def launcher_rank(text: pl.Expr) -> pl.Expr:
-    """The rank a launcher tagged the line with (`[rank3]:`, `[default7]:`, `3: `)."""
+    """The rank a launcher tagged the line with (`[rank3]:`, `[default7]:`, `3: `,
+    `[1,3]<stdout>:`, `(RayTrainWorker[rank=3] pid=7315) `)."""
     g = text.str.extract_groups(LAUNCHER)
     return pl.coalesce(
-        g.struct.field("launch_rank"), g.struct.field("default_rank"), g.struct.field("srun_rank")
+        *(g.struct.field(f"{k}_rank") for k in ("launch", "default", "srun", "mpi", "ray"))
     ).cast(pl.Int64)
 
 

@@ -14,15 +14,21 @@ A line (with the indented `name: value` lines under it, for trainers that print 
 per step) is cut into fields at `,` `|` `;` ` : ` tabs and runs of spaces; a field is a
 name and a number with its unit (`120.43ms`, `40.12%`, `1,503`, `53.79 samples/s`). Names
 are compared with everything but letters and digits removed, and only the names below are
-read (or, for a name it does not know, a rate whose unit says what it counts): a number
-under a name this module does not know is left alone rather than guessed at. The step is
-the trainer's update counter (`num_updates`, `global_step`) where it prints one, else the
-first `step`, `iter`, `batch` or bracketed `[i/n]` number, made one count across epochs
+read (or, for a name it does not know, a number whose unit says what it is: `s/batch`,
+`sec/step`, `It/s`, `tokens/gpu/sec`, `samples/s`; or a name ending in `loss` where no
+known loss is on the line, an evaluation's excepted): a number under a name this module
+does not know is left alone rather than guessed at. A number (with its unit) followed by
+a space and a name ends a field (`loss 6.68 lr 3e-4`); a logger's prefix before a name
+(`INFO:tensorflow:loss`) is not part of it. The step is the trainer's update counter
+(`num_updates`, `global_step`, `current_steps`) where it prints one, else the first
+`step`, `iter`, `batch` or bracketed `[i/n]` number, or the number a line starts with
+before a `|`, made one count across epochs
 where it starts again each epoch; an evaluation's lines are not steps. Per-device
 throughput is kept apart from the job's (sources.trainer.timeline multiplies it by the
 GPUs); a step time comes in seconds, from milliseconds where the unit or the name says
 so, from a rate of steps per second, or, where the lines' own times show the printed
-time spans the interval between lines, over the steps between them.
+time spans the interval between lines, over the steps between them, or from the run's
+clock (`elapsed_time: 0:07:03`) by its growth over the steps.
 """
 
 from __future__ import annotations
@@ -42,18 +48,21 @@ from incidentbook.sources.trainer.base import (
 
 # Counters as trainers print them: a named one (JSON's quotes allowed), Marian's updates,
 # and a bracketed `[i/n]` (OpenMMLab, torchvision, timm).
-_WORDS = r"step|iter(?:ation)?|num_updates|global_step"
+_WORDS = r"step|iter(?:ation)?|num_updates|global_step|current_steps"
 _NAMED = r"[\"']?\s*[:=]?\s*[\"']?\d+"
 _BRACKET = r"\[\s*(\d+)\s*/\s*\d+\s*(?:\(\s*\d+%\))?\]"
-_OTHER = rf"\bUp\.\s*\d+|{_BRACKET}"
+_LEADING = r"^\s*(\d+)\s*\|"
+_OTHER = rf"\bUp\.\s*\d+|{_BRACKET}|{_LEADING}"
 # The step counter, in the order trusted: the optimizer's update count first (fairseq
 # prints the epoch's batch before it), then the first step, iteration or batch number.
 _COUNTERS = (
     r"(?i)\bnum_updates\s*[:=]\s*(\d+)",
     r"(?i)\bglobal[_ ]?step\s*[:=]?\s*(\d+)",
+    r"(?i)\bcurrent_steps\s*[:=]\s*(\d+)",
     r"(?i)\b(?:completed )?(?:step|iter(?:ation)?|batch)\b\s*[:=]?\s*(\d+)\b",
     r"\bUp\.\s*(\d+)\b",
     _BRACKET,
+    _LEADING,
 )
 # An epoch number before a counter that starts again each epoch (`Epoch [2][10/196]`,
 # `Train: 1 [50/1251`, `Epoch: 2, Batch: 40/8164`).
@@ -76,6 +85,8 @@ _LOSS_NAMES = (
     "losstrain",
     "trainlossstep",
     "totalloss",
+    "steploss",  # dllogger's (NVIDIA's DeepLearningExamples)
+    "xent",  # OpenNMT's cross-entropy
     "cost",  # Marian's training cost
 )
 # A block trainer's header: the counter alone on its line, its numbers indented below.
@@ -83,10 +94,12 @@ _BLOCK_HEADER = r"(?i)\[(?:step|batch)=\d+(?:/\d+)?(?:,[^\]]*)?\]:?\s*$"
 _INDENTED = r"^[\s\u3000]+[A-Za-z][^:=]*?[:=]\s*[-+]?(?:\d|\.\d|nan|inf)"
 
 _COUNTING = rf"(?:\b(?:{_WORDS})\b{_NAMED}|{_OTHER})"
-_LOSS = r"(?:\b[\w/]*loss\b|\bCost\b)[\"']?(?: \w+)?\s*[:=]?\s*[\"']?[-+]?(?:\d|\.\d|nan|inf)"
+_LOSS = (
+    r"(?:\b[\w/]*loss\b|\bCost\b|\bxent\b)[\"']?(?: \w+)?\s*[:=]?\s*[\"']?[-+]?(?:\d|\.\d|nan|inf)"
+)
 SNIFF = (
     # (the look for `loss` first: one pass over a file that has none, such as a kernel log)
-    r"(?im)\A(?=[\s\S]*?(?:loss|cost))[\s\S]*?(?:"
+    r"(?im)\A(?=[\s\S]*?(?:loss|cost|xent))[\s\S]*?(?:"
     rf"{_COUNTING}[^\n]*?{_LOSS}|{_LOSS}[^\n]*?{_COUNTING}"
     r"|\[(?:step|batch)=\d+(?:/\d+)?(?:,[^\]\n]*)?\]:?[ \t]*\n"
     r"(?:[ \t]+.*\n){0,60}?[ \t]+.*[Ll]oss\S*\s*[:=])"
@@ -102,6 +115,8 @@ _NAMES: dict[str, tuple[str, str]] = {
     "tokenspersec": ("tokens_per_second", "plain"),
     "tokenspersecond": ("tokens_per_second", "plain"),
     "tokenss": ("tokens_per_second", "plain"),
+    "tokenssec": ("tokens_per_second", "plain"),
+    "toksec": ("tokens_per_second", "plain"),
     "throughputtokenspersec": ("tokens_per_second", "plain"),
     "trainthroughputtokenspersec": ("tokens_per_second", "plain"),
     "throughputtotaltokenspersecond": ("tokens_per_second", "plain"),
@@ -110,6 +125,9 @@ _NAMES: dict[str, tuple[str, str]] = {
     # per device
     "tokenssdevice": ("tokens_per_second_per_gpu", "plain"),
     "tokenssgpu": ("tokens_per_second_per_gpu", "plain"),
+    "tokensgpusec": ("tokens_per_second_per_gpu", "plain"),
+    "tokensgpus": ("tokens_per_second_per_gpu", "plain"),
+    "tokenspergpupersec": ("tokens_per_second_per_gpu", "plain"),
     "tokenspersecondpergpu": ("tokens_per_second_per_gpu", "plain"),
     "tokenspersecpergpu": ("tokens_per_second_per_gpu", "plain"),
     "tokenspersecondperdevice": ("tokens_per_second_per_gpu", "plain"),
@@ -139,7 +157,14 @@ _NAMES: dict[str, tuple[str, str]] = {
     "timems": ("step_time", "ms"),
     "steptimems": ("step_time", "ms"),
     "batchcost": ("step_time", "time"),  # PaddlePaddle's seconds per batch
+    "secstep": ("step_time", "time"),
+    "secperstep": ("step_time", "time"),
     "ups": ("step_time", "rate"),
+    "its": ("step_time", "rate"),  # iterations per second (`It/s`, `It/sec`)
+    "itsec": ("step_time", "rate"),
+    "itspersec": ("step_time", "rate"),
+    "iterspersec": ("step_time", "rate"),
+    "stepssec": ("step_time", "rate"),
     "stepspersec": ("step_time", "rate"),
     "throughputbatchespersec": ("step_time", "rate"),
     "throughputdevicebatchespersecond": ("step_time", "rate"),
@@ -171,6 +196,9 @@ _NAMES: dict[str, tuple[str, str]] = {
     "consumedtokens": ("consumed_tokens", "plain"),
     "consumedsamples": ("consumed_samples", "plain"),
     "globalbatchsize": ("global_batch_size", "plain"),
+    # the run's clock (`elapsed_time: 0:03:29`): a step's time is its growth over the steps
+    "elapsedtime": ("_elapsed", "clock"),
+    "elapsed": ("_elapsed", "clock"),
 }
 _COLUMNS = sorted({column for column, _ in _NAMES.values()})
 _COLUMN_OF = {name: column for name, (column, _) in _NAMES.items()}
@@ -179,10 +207,36 @@ _RANK_OF = {name: rank for rank, name in enumerate(_NAMES)}
 
 # A field: its name, then a number with its unit at the field's end.
 _FIELD = (
-    r"^(?P<name>.*?)\s*[:=]?\s*"
-    r"(?P<number>[-+]?(?:\d[\d,]*(?:\.\d*)?|\.\d+)(?:[eE][-+]?\d+)?|[-+]?(?:nan|inf))"
-    r"\s*(?P<unit>ms|s|%|[A-Za-z]+/s(?:ec(?:ond)?)?)?\s*(?:\(.*\))?$"
+    r"^(?P<name>.*?)\s*[:=]?\s*(?:(?P<clock>(?:\d+:)?\d+:\d\d(?:\.\d+)?)|"
+    r"(?P<number>[-+]?(?:\d[\d,]*(?:\.\d*)?|\.\d+)(?:[eE][-+]?\d+)?|[-+]?(?:nan|inf)))"
+    r"\s*(?P<unit>ms|s|%|[A-Za-z]+(?:/[A-Za-z]+)+)?\)?\s*(?:\(.*\))?$"
 )
+# What a unit says its number is, when the name does not say (`2.057s/batch`,
+# `57.1 sec/step`, `It/s`, `tokens/gpu/sec`): (pattern, column, how).
+_UNITS = (
+    (
+        r"^(?:s|secs?|seconds?)/(?:steps?|its?|iters?|iterations?|batch(?:es)?|updates?)$",
+        "step_time",
+        "time",
+    ),
+    (r"^ms/(?:steps?|its?|iters?|iterations?|batch(?:es)?|updates?)$", "step_time", "ms"),
+    (
+        r"^(?:its?|iters?|iterations?|steps?|batch(?:es)?|updates?)/s(?:ecs?|econds?)?$",
+        "step_time",
+        "rate",
+    ),
+    (
+        r"^(?:tokens?|toks?)/(?:gpus?|devices?|devs?)/s(?:ecs?|econds?)?$",
+        "tokens_per_second_per_gpu",
+        "plain",
+    ),
+    (r"^(?:words|tokens?|toks?)/s", "tokens_per_second", "plain"),
+    (r"^(?:samples?|imgs?|images|seqs|sequences)/s", "samples_per_second", "plain"),
+)
+# A name ending in `loss` that this module does not know (`Mask_Loss`) is the loss where
+# no known one is on the line, unless it is an evaluation's.
+_OTHER_LOSS = r"loss$"
+_NOT_TRAINING = r"^(?:val|valid|validation|eval|evaluation|test|dev|cv)"
 
 
 def _blocks(lines: pl.DataFrame) -> pl.DataFrame:
@@ -221,47 +275,70 @@ def _fields(steps: pl.DataFrame) -> pl.DataFrame:
         pl.int_range(pl.len(), dtype=pl.UInt32).alias("row"),
         # `iter 100: loss 2.31` holds two fields: a number then a colon, then a name.
         field=pl.col("text")
-        # Marian's ` : ` between fields; InternLM's `,name=` without a space
+        # dllogger's `step_loss : 0.69` is a name and its value; Marian's ` : ` between
+        # fields has a value before it (`Time 984.07s : 3007.81 words/s`) or a name after it
+        .str.replace_all(r"([A-Za-z_]{2,})\s+:\s+([-+]?\.?\d)", "$1: $2")
         .str.replace_all(r"\s+:\s+", "\t")
+        # InternLM's `,name=` without a space
         .str.replace_all(r",([A-Za-z_][^,=:]*=)", "\t$1")
         # a name's padding after its colon is not a field's end (`Loss:  6.88`)
         .str.replace_all(r"([:=])\s+", "$1 ")
         .str.replace_all(r"(\d)\s*:\s+([A-Za-z])", "$1\t$2")
-        # `loss:2.08 lr:2e-05`: a number, a space, then the next name and its colon
-        .str.replace_all(r"(\d%?)\s+([A-Za-z_][\w/.-]*\s*[:=])", "$1\t$2")
+        # a unit stays with its number (`7.5 s/iter`, `69.98 samples/sec`, `120 ms`)...
+        .str.replace_all(r"(\d)\s+(ms|s|secs?|%|[A-Za-z]+(?:/[A-Za-z]+)+)\b", "$1$2")
+        # ...and a number followed by a name ends a field (`loss 6.68 lr 3e-4`,
+        # `loss:2.08 lr:2e-05`, `79.35 (57.1sec/step)`); a word's own digits do not (`top1`)
+        .str.replace_all(r"\b(\d[\w./%]*)\s+([A-Za-z_(])", "$1\t$2")
         # (a comma between digits is a thousands separator, not a field's end)
-        .str.replace_all(r"\s*[|;\t]\s*|,\s+|\s{2,}", "\t")
+        .str.replace_all(r"\s*[|;\t]\s*|,\s+|\s{2,}|\s+--\s+", "\t")
         .str.split("\t"),
     ).explode("field")
     parts = pieces.with_columns(pl.col("field").str.extract_groups(_FIELD).alias("g")).unnest("g")
     name = (
         pl.col("name")
-        # a field's name is what follows its last number (`epoch 001: 100 / 1000 loss`)
+        # a field's name is what follows its last number (`epoch 001: 100 / 1000 loss`) and
+        # a logger's prefix (`INFO:tensorflow:loss`)
         .str.replace(r"^.*\d[^A-Za-z]*", "")
+        .str.replace(r"^.*:", "")
         .str.to_lowercase()
         .str.replace_all(r"[^a-z0-9]", "")
     )
     unit = pl.col("unit").fill_null("")
-    number = pl.col("number").str.replace_all(",", "").cast(pl.Float64, strict=False)
-    # A rate's unit says what it counts when its name is one this module does not know
-    # (`Throughput=53.79 samples/s`, Marian's `3007.81 words/s`).
-    by_unit = (
-        pl.when(unit.str.contains(r"(?i)^(?:words|tokens|toks?)/s"))
-        .then(pl.lit("tokens_per_second"))
-        .when(unit.str.contains(r"(?i)^(?:samples?|imgs?|images|seqs|sequences)/s"))
-        .then(pl.lit("samples_per_second"))
+    clock = pl.col("clock").str.split(":").list.eval(pl.element().cast(pl.Float64, strict=False))
+    number = pl.coalesce(
+        pl.col("number").str.replace_all(",", "").cast(pl.Float64, strict=False),
+        # h:mm:ss or mm:ss, in seconds
+        clock.list.eval(
+            pl.element() * pl.lit(60.0).pow(pl.len() - 1 - pl.int_range(pl.len()))
+        ).list.sum(),
     )
-    known = parts.with_columns(key=name).with_columns(
-        column=pl.coalesce(
-            pl.col("key").replace_strict(_COLUMN_OF, default=None, return_dtype=pl.String),
-            by_unit,
-        ),
-        how=pl.col("key").replace_strict(_HOW_OF, default="plain", return_dtype=pl.String),
+    by_unit = pl.coalesce(
+        pl.when(unit.str.contains(f"(?i){pattern}")).then(pl.lit(f"{column} {how}"))
+        for pattern, column, how in _UNITS
+    )
+    other_loss = pl.col("key").str.contains(_OTHER_LOSS) & ~pl.col("key").str.contains(
+        _NOT_TRAINING
+    )
+    known = (
+        parts.filter(pl.col("number").is_not_null() | pl.col("clock").is_not_null())
+        .with_columns(key=name, _by_unit=by_unit)
+        .with_columns(
+            column=pl.coalesce(
+                pl.col("key").replace_strict(_COLUMN_OF, default=None, return_dtype=pl.String),
+                pl.col("_by_unit").str.split(" ").list.first(),
+                pl.when(other_loss).then(pl.lit("loss")),
+            ),
+            how=pl.coalesce(
+                pl.col("key").replace_strict(_HOW_OF, default=None, return_dtype=pl.String),
+                pl.col("_by_unit").str.split(" ").list.last(),
+                pl.lit("plain"),
+            ),
+        )
     )
     value = (
         pl.when(pl.col("how") == "ms")
         .then(number / 1000)
-        .when((pl.col("how") == "time") & (unit == "ms"))
+        .when((pl.col("how") == "time") & unit.str.starts_with("ms"))
         .then(number / 1000)
         .when((pl.col("how") == "rate") & (number > 0))
         .then(1 / number)
@@ -278,8 +355,8 @@ def _fields(steps: pl.DataFrame) -> pl.DataFrame:
         .otherwise(number)
     )
     # Where a line names one quantity twice (`loss` and `lm_loss`), the name listed first
-    # in _NAMES wins.
-    rank = pl.col("key").replace_strict(_RANK_OF, default=None, return_dtype=pl.Int64)
+    # in _NAMES wins; a name read by its unit or its `loss` ending comes after those.
+    rank = pl.col("key").replace_strict(_RANK_OF, default=len(_RANK_OF), return_dtype=pl.Int64)
     return (
         known.filter(pl.col("column").is_not_null())
         .select("row", "column", value=value, _rank=rank)
@@ -330,6 +407,15 @@ def _per_step(frame: pl.DataFrame, where: str) -> tuple[pl.DataFrame, list[str]]
     return frame, []
 
 
+def _from_clock(frame: pl.DataFrame) -> pl.DataFrame:
+    """A step's time, where the lines give none, from the run's clock (LLaMA-Factory's
+    `elapsed_time`): its growth over the steps between two lines."""
+    clock, steps = pl.col("_elapsed").diff(), pl.col("iteration").diff()
+    return frame.with_columns(
+        step_time=pl.coalesce("step_time", pl.when((clock > 0) & (steps > 0)).then(clock / steps))
+    )
+
+
 def parse(text: TrainerText, ctx: Context) -> Parsed:
     where = text.path.name
     # JSON's quotes around names and values (fairseq's json log format) go first.
@@ -355,21 +441,27 @@ def parse(text: TrainerText, ctx: Context) -> Parsed:
     numbers = (
         pl.DataFrame({"row": pl.int_range(steps.height, eager=True, dtype=pl.UInt32)})
         .join(wide, on="row", how="left", maintain_order="left")
-        .select(
-            (pl.col(c) if c in wide.columns else pl.lit(None, pl.Float64)).alias(c)
-            for c in _COLUMNS
-        )
+        # (with_columns: a frame of literals alone would be one row long)
+        .with_columns(pl.lit(None, pl.Float64).alias(c) for c in _COLUMNS if c not in wide.columns)
+        .select(_COLUMNS)
     )
     frame = pl.concat(
         [steps.select("line", "ts", "iteration", "rank"), numbers], how="horizontal"
     ).filter(pl.any_horizontal(pl.col(c).is_not_null() for c in _COLUMNS))
-    frame, notes = _per_step(frame, where)
+    frame, notes = _per_step(_from_clock(frame), where)
     if frame.height:
-        named = [c.replace("_", " ") for c in _COLUMNS if frame.get_column(c).is_not_null().any()]
+        named = [
+            c.replace("_", " ")
+            for c in _COLUMNS
+            if not c.startswith("_") and frame.get_column(c).is_not_null().any()
+        ]
         notes.append(
             f"{where}: read as a trainer's progress lines by their field names ({', '.join(named)})"
         )
-    return Parsed(records(frame.with_columns(kind=pl.lit("generic"))), {}, [], notes)
+    frame = frame.drop(c for c in _COLUMNS if c.startswith("_")).with_columns(
+        kind=pl.lit("generic")
+    )
+    return Parsed(records(frame), {}, [], notes)
 
 
 FORMAT = TrainerFormat(
