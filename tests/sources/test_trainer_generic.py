@@ -314,3 +314,22 @@ def test_opennmt_cross_entropy_and_a_leading_step_number():
     steps = parsed("llama2c-style_modded-llama2_issue10.log")
     assert steps.get_column("iteration").to_list()[:2] == [40, 50]  # `40 | loss 6.6875 |`
     assert steps.get_column("loss").to_list()[:2] == [6.6875, 6.3125]
+
+
+def test_counts_written_short():
+    # nanotron's `consumed_tokens: 85.8G`, `elapsed_time_per_iteration_ms: 4.71K` read by the
+    # generic reader as it would any trainer's (before, values it could not read)
+    tiny = parsed("nanotron_tiny_llama_head.log").row(0, named=True)
+    assert tiny["step_time"] == pytest.approx(4.71)  # 4.71K ms
+    assert parsed("nanotron_issue390.log").row(0, named=True)["consumed_tokens"] == 85.8e9
+
+
+def test_a_value_it_cannot_read_under_a_name_it_knows_is_said(tmp_path):
+    # (a made-up line: no real log in tests/data holds one now that short counts are read)
+    path = tmp_path / "train.log"
+    path.write_text("step 10 | loss: n/a | lr: 3e-4\nstep 20 | loss: 2.5 | lr: 3e-4\n")
+    read = generic.parse(read_text(path, Context()), Context())
+    assert read.records.get_column("loss").to_list() == [None, 2.5]
+    assert any(
+        "1 values under names the reader knows" in n and "`loss: n/a`" in n for n in read.notes
+    )

@@ -209,8 +209,9 @@ _RANK_OF = {name: rank for rank, name in enumerate(_NAMES)}
 _FIELD = (
     r"^(?P<name>.*?)\s*[:=]?\s*(?:(?P<clock>(?:\d+:)?\d+:\d\d(?:\.\d+)?)|"
     r"(?P<number>[-+]?(?:\d[\d,]*(?:\.\d*)?|\.\d+)(?:[eE][-+]?\d+)?|[-+]?(?:nan|inf)))"
-    r"\s*(?P<unit>ms|s|%|[A-Za-z]+(?:/[A-Za-z]+)+)?\)?\s*(?:\(.*\))?$"
+    r"\s*(?P<unit>ms|s|%|[A-Za-z]+(?:/[A-Za-z]+)+|(?-i:[KMGTB])\b)?\)?\s*(?:\(.*\))?$"
 )
+_SCALES = {"K": 1e3, "M": 1e6, "G": 1e9, "B": 1e9, "T": 1e12}
 # What a unit says its number is, when the name does not say (`2.057s/batch`,
 # `57.1 sec/step`, `It/s`, `tokens/gpu/sec`): (pattern, column, how).
 _UNITS = (
@@ -269,9 +270,9 @@ def _blocks(lines: pl.DataFrame) -> pl.DataFrame:
     return pl.concat([single, in_block]).sort("line")
 
 
-def _fields(steps: pl.DataFrame) -> pl.DataFrame:
-    """(row, column, value): each known name's number, in canonical units."""
-    pieces = steps.select(
+def _split(steps: pl.DataFrame) -> pl.DataFrame:
+    """(row, field): each step's text cut into its fields."""
+    return steps.select(
         pl.int_range(pl.len(), dtype=pl.UInt32).alias("row"),
         # `iter 100: loss 2.31` holds two fields: a number then a colon, then a name.
         field=pl.col("text")
@@ -293,6 +294,26 @@ def _fields(steps: pl.DataFrame) -> pl.DataFrame:
         .str.replace_all(r"\s*[|;\t]\s*|,\s+|\s{2,}|\s+--\s+", "\t")
         .str.split("\t"),
     ).explode("field")
+
+
+def _unread(pieces: pl.DataFrame) -> tuple[int, str | None]:
+    """How many fields under a name this module knows hold no number it can read (`loss:
+    n/a`), and the first of them: counted, not dropped unsaid."""
+    name = (
+        pl.col("field")
+        .str.extract(r"^\s*([A-Za-z_][\w /.()-]*?)\s*[:=]", 1)
+        .str.to_lowercase()
+        .str.replace_all(r"[^a-z0-9]", "")
+    )
+    bad = pieces.filter(
+        name.is_in(list(_COLUMN_OF))
+        & pl.col("field").str.extract_groups(_FIELD).struct.field("name").is_null()
+    )
+    return bad.height, (bad.item(0, "field") if bad.height else None)
+
+
+def _fields(pieces: pl.DataFrame) -> pl.DataFrame:
+    """(row, column, value): each known name's number, in canonical units."""
     parts = pieces.with_columns(pl.col("field").str.extract_groups(_FIELD).alias("g")).unnest("g")
     name = (
         pl.col("name")
@@ -305,8 +326,10 @@ def _fields(steps: pl.DataFrame) -> pl.DataFrame:
     )
     unit = pl.col("unit").fill_null("")
     clock = pl.col("clock").str.split(":").list.eval(pl.element().cast(pl.Float64, strict=False))
+    # a count written short (`4.71K`, `85.8G`, `480B` tokens: billions)
+    scale = unit.replace_strict(_SCALES, default=1.0, return_dtype=pl.Float64)
     number = pl.coalesce(
-        pl.col("number").str.replace_all(",", "").cast(pl.Float64, strict=False),
+        pl.col("number").str.replace_all(",", "").cast(pl.Float64, strict=False) * scale,
         # h:mm:ss or mm:ss, in seconds
         clock.list.eval(
             pl.element() * pl.lit(60.0).pow(pl.len() - 1 - pl.int_range(pl.len()))
@@ -432,7 +455,9 @@ def parse(text: TrainerText, ctx: Context) -> Parsed:
     steps = _across_epochs(steps)
     if steps.height == 0:
         return Parsed(notes=[f"{where}: no complete progress line to read"])
-    fields = _fields(steps)
+    pieces = _split(steps)
+    fields = _fields(pieces)
+    unread, example = _unread(pieces)
     wide = (
         fields.pivot(on="column", index="row", values="value", aggregate_function="first")
         if fields.height
@@ -449,6 +474,11 @@ def parse(text: TrainerText, ctx: Context) -> Parsed:
         [steps.select("line", "ts", "iteration", "rank"), numbers], how="horizontal"
     ).filter(pl.any_horizontal(pl.col(c).is_not_null() for c in _COLUMNS))
     frame, notes = _per_step(_from_clock(frame), where)
+    if unread:
+        notes.append(
+            f"{where}: {unread} values under names the reader knows are not numbers it can "
+            f"read (the first: `{example}`); left out"
+        )
     if frame.height:
         named = [
             c.replace("_", " ")
