@@ -40,6 +40,9 @@ def copied(tmp_path: Path, source: Path, name: str | None = None) -> Path:
     return target
 
 
+RAW_DMESG = {"rasdaemon_mce_dmesg.log", "habana_cpucp_timeout.log", "amdgpu_noretry_pagefault.log"}
+
+
 def balanced(report) -> bool:
     return report.lines_read == report.in_window + report.outside_window + report.skipped + (
         report.lost
@@ -505,10 +508,25 @@ def test_messages_without_any_time_take_their_files_date(tmp_path):
         "slurmctld_requeue_node_failure.log",
         "trainer_crash_ecc_megatron_deepspeed.log",
         "trainer_iteration_then_slurm_node_failure.log",
+        # gathered blind (MANIFEST, excerpts/)
+        "rasdaemon_mce_dmesg.log",
+        "nvc_driver_signal15.log",
+        "openbic_logutil_pmic.log",
+        "snap_slurm_journal_x.log",
+        "nccl_xml_import_dev_not_found.log",
+        "nemo_nccl_unhandled_traceback.log",
+        "habana_cpucp_timeout.log",
+        "amdgpu_noretry_pagefault.log",
+        "um_slurmctld_drain.log",
+        "llamafactory_watchdog_numbered.log",
+        "nixos_ras_mc_ctl_errors.log",
+        "steamos_amdgpu_dmesg_T.log",
     ],
 )
 def test_every_excerpt_is_read_whole(tmp_path, name):
-    _, report = read(copied(tmp_path, EXCERPTS / name))
+    # (raw `[seconds]` dmesg is placed by its host's boot time, as incident.yaml gives it)
+    boot = {"*": utc(2024, 1, 1)} if name in RAW_DMESG else None
+    _, report = read(copied(tmp_path, EXCERPTS / name), boot_times=boot)
     assert report.files[name] != "unknown"
     assert report.lost == 0 and report.outside_window == 0, report.unreadable
     assert report.in_window + report.skipped == report.lines_read
@@ -584,3 +602,37 @@ def test_dmesg_T_in_the_hosts_locale(tmp_path):
     ]
     found = match(frame.sort("line"), load_catalog()).get_column("signature").to_list()
     assert found[0] == "pcie-link-down"
+
+
+def test_journalctl_x_catalog_lines_belong_to_the_entry_before(tmp_path):
+    """`journalctl -x` puts its catalog's explanation (`-- Subject: ...`, `-- Defined-By:`,
+    `-- ` and the text between) under an entry, and `-- Logs begin at ...` above them all:
+    they once outnumbered the entries in the first lines and made the paste an unknown
+    format, every line lost. They are read as the lines of the entry before them."""
+    name = "snap_slurm_journal_x.log"
+    september = TimeWindow(start="2020-09-01T00:00:00Z", end="2020-10-01T00:00:00Z")
+    frame, report = read(copied(tmp_path, EXCERPTS / name), window=september)
+    assert report.files == {name: "syslog-3164"} and report.lost == 0
+    lines = frame.sort("line")
+    subject = lines.filter(pl.col("message").str.starts_with("-- Subject:")).row(0, named=True)
+    assert subject["inferred"] and subject["ts"] == utc(2020, 9, 16, 8, 36, 51)
+    found = match(lines, load_catalog())
+    failed = found.filter(pl.col("signature") == "systemd-unit-failed").get_column("line")
+    assert failed.to_list() == [10, 11, 12]  # main process exited, failed state, failed
+
+
+def test_rasdaemon_report_and_its_machine_checks(tmp_path):
+    """`ras-mc-ctl --errors`: sections (`No PCIe AER errors.`, `MCE events:`) skipped, each
+    numbered record read at its own time and offset; rasdaemon's corrected machine checks
+    are warnings (the same address three times in a day is for the operator to see)."""
+    name = "nixos_ras_mc_ctl_errors.log"
+    frame, report = read(copied(tmp_path, EXCERPTS / name))
+    assert report.files == {name: "rasdaemon"} and report.lost == 0
+    records = frame.filter(~pl.col("inferred")).sort("line")
+    assert records.get_column("ts").to_list() == [
+        utc(2024, 12, 19, 3, 52, 38),
+        utc(2024, 12, 20, 9, 33, 1),
+        utc(2024, 12, 20, 10, 0, 20),
+    ]
+    found = match(records, load_catalog()).with_columns(severity=line_severity(load_catalog()))
+    assert found.select("signature", "severity").unique().rows() == [("machine-check", "warning")]

@@ -3336,6 +3336,31 @@ POSITIVES += [
         "host-oom-kill",
         {"oomd_unit": "/user.slice/user-1000.slice/user@1000.service/app.slice/app.scope"},
     ),
+    # A blind set of multi-line excerpts (tests/logs/corpus/excerpts): rasdaemon's record
+    # of a machine check, an amdgpu ring reset starting, its core dump and MES failing
+    # https://github.com/NixOS/infra/pull/523
+    (
+        "error: Corrected error, no action required., CPU 2, bank Unified Memory Controller "
+        "(bank=17), mcg mcgstatus=0, mci CECC, memory_channel=0,csrow=1, mcgcap=0x0000011c",
+        "machine-check",
+        {"ras_corrected": "Corrected error"},
+    ),
+    # https://github.com/ValveSoftware/SteamOS/issues/2802
+    (
+        "amdgpu 0000:03:00.0: amdgpu: Starting gfx_0.0.0 ring reset",
+        "amdgpu-fault",
+        {"amd_dump": "Starting gfx_0.0.0 ring reset"},
+    ),
+    (
+        "amdgpu 0000:03:00.0: amdgpu: [drm] AMDGPU device coredump file has been created",
+        "amdgpu-fault",
+        {"amd_dump": "device coredump file has been created"},
+    ),
+    (
+        "amdgpu 0000:03:00.0: amdgpu: reset via MES failed and try pipe reset -110",
+        "amdgpu-fault",
+        {},
+    ),
     # Widened from three blind sets (GPU drivers, training frameworks, cluster services),
     # scored before they were read; each line verbatim from its source.
     # https://github.com/ValveSoftware/SteamOS/issues/209

@@ -156,7 +156,8 @@ def _load(f: _File) -> None:
 def _sample(text: str) -> list[str]:
     """The first non-blank lines (each cut to 2 KiB) for format detection. Indented lines
     are left out: in every format they continue the record before (tracebacks, dmesg's
-    multi-line records, kmsg dictionaries), unless the file holds nothing else."""
+    multi-line records, kmsg dictionaries), unless the file holds nothing else; so are
+    journalctl's own `-- ` lines (see _continues)."""
     # The file's start split at once (one C call, not a find per line); when its whole
     # lines do not hold the sample (long, blank or indented first lines) a longer start
     # is tried, then the walk line by line.
@@ -174,12 +175,19 @@ def _sample(text: str) -> list[str]:
         end = len(text) if end < 0 else end
         line = text[pos : min(end, pos + 2048)]
         if line.strip():
-            if not line[0].isspace():
+            if not _continues(line):
                 out.append(line)
             elif len(indented) < SNIFF_LINES:
                 indented.append(line)
         pos = end + 1
     return out or indented
+
+
+def _continues(line: str) -> bool:
+    """A line that continues or annotates the record before it rather than starting one:
+    an indented line, or one of journalctl's own (`-- Logs begin at ...`, `-- Boot ... --`
+    and `-x`'s catalog text: `-- Subject: ...`, `-- ` and the lines between)."""
+    return line[0].isspace() or line.startswith("-- ") or line == "--"
 
 
 def _first_lines(lines: list[str], everything: bool = False) -> list[str] | None:
@@ -189,7 +197,7 @@ def _first_lines(lines: list[str], everything: bool = False) -> list[str] | None
     for whole in lines:
         line = whole[:2048]
         if line.strip():
-            if not line[0].isspace():
+            if not _continues(line):
                 out.append(line)
                 if len(out) == SNIFF_LINES:
                     return out

@@ -172,6 +172,7 @@ LOG_FORMATS: Registry[LogFormat] = Registry(
         "k8s-events": f"{_FORMATS}.kubernetes:K8S_EVENTS",
         "fabricmanager": f"{_FORMATS}.fabricmanager:FABRICMANAGER",
         "bmc-sel": f"{_FORMATS}.bmc:BMC_SEL",
+        "rasdaemon": f"{_FORMATS}.rasdaemon:RASDAEMON",
         "gpfs": f"{_FORMATS}.gpfs:GPFS",
         "gpfs-ctime": f"{_FORMATS}.gpfs:GPFS_CTIME",
         "bluegene-ras": f"{_FORMATS}.bluegene:BLUEGENE_RAS",
