@@ -521,6 +521,7 @@ def test_messages_without_any_time_take_their_files_date(tmp_path):
         "llamafactory_watchdog_numbered.log",
         "nixos_ras_mc_ctl_errors.log",
         "steamos_amdgpu_dmesg_T.log",
+        "rasdaemon_summary_lkml.log",
     ],
 )
 def test_every_excerpt_is_read_whole(tmp_path, name):
@@ -636,3 +637,20 @@ def test_rasdaemon_report_and_its_machine_checks(tmp_path):
     ]
     found = match(records, load_catalog()).with_columns(severity=line_severity(load_catalog()))
     assert found.select("signature", "severity").unique().rows() == [("machine-check", "warning")]
+
+
+def test_rasdaemon_summary_dated_by_its_file(tmp_path):
+    """`ras-mc-ctl --summary` counts errors per DIMM, device and CPU and has no times: its
+    lines are dated by the file, its sections skipped; an uncorrected DIMM and uncorrected
+    PCIe AER errors are what the catalog flags."""
+    name = "rasdaemon_summary_lkml.log"
+    frame, report = read(copied(tmp_path, EXCERPTS / name))
+    assert report.files == {name: "rasdaemon"} and report.lost == 0
+    assert frame.get_column("ts").unique().to_list() == [WRITTEN]
+    catalog = load_catalog()
+    found = match(frame.sort("line"), catalog).with_columns(severity=line_severity(catalog))
+    flagged = found.filter(pl.col("signature").is_not_null())
+    assert flagged.select("line", "signature", "severity").rows() == [
+        (2, "edac-memory-error", "error"),
+        (6, "pcie-aer-uncorrected", "error"),
+    ]

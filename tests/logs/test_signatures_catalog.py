@@ -3361,6 +3361,17 @@ POSITIVES += [
         "amdgpu-fault",
         {},
     ),
+    # rasdaemon's summary (https://lore.kernel.org/all/68b6961c-4443-48a8-a7f7-ed94f3352d7d@linux.alibaba.com/)
+    (
+        "Uncorrected on DIMM Label(s): 'SOCKET 1 CHANNEL 1 DIMM 0 DIMM1' ",
+        "edac-memory-error",
+        {"dimm_kind": "Uncorrected"},
+    ),
+    (
+        "         2 Uncorrected (Non-Fatal) errors: Completion Timeout",
+        "pcie-aer-uncorrected",
+        {"summary_severity": "Non-Fatal", "summary_error": "Completion Timeout"},
+    ),
     # Widened from three blind sets (GPU drivers, training frameworks, cluster services),
     # scored before they were read; each line verbatim from its source.
     # https://github.com/ValveSoftware/SteamOS/issues/209

@@ -1,7 +1,7 @@
 """rasdaemon's report of the hardware errors it recorded, as `ras-mc-ctl --errors` prints
-it (and `--summary`, which has no times): machine checks, memory-controller (EDAC)
-errors, PCIe AER and disk errors per section, each record numbered and timed with its
-offset.
+it (and `--summary`, its counts per DIMM, device or CPU, which has no times): machine
+checks, memory-controller (EDAC) errors, PCIe AER and disk errors per section, each
+record numbered and timed with its offset.
 
     MCE events:
     1 2024-12-19 03:52:38 +0000 error: Corrected error, no action required., CPU 2, ...
@@ -18,10 +18,13 @@ import polars as pl
 from incidentbook.logs.formats import SKIP
 from incidentbook.logs.formats.expressions import Rule, rfc3339, text_format
 
+# (the kinds as rasdaemon's versions name them: `MCE records summary:`, `Disk errors
+# summary:`, `No devlink errors.`, CXL's several)
 _KINDS = (
-    r"(?:Memory(?: controller| failure)?|PCIe AER|MCE|ARM processor|Extlog|devlink|disk(?: I/O)?)"
+    r"(?:Memory(?: controller| failure)?|PCIe AER|MCE|ARM processor|Extlog|devlink|disk(?: I/O)?"
+    r"|CXL(?: [\w-]+)*|uncorrectable|corrected)"
 )
-_SECTION = rf"(?:No {_KINDS} errors\.|{_KINDS} events(?: summary)?:)"
+_SECTION = rf"(?i:No {_KINDS} errors\.|{_KINDS} (?:events|records|errors)(?: summary)?:)"
 
 _RECORD = Rule(
     "rasdaemon",
