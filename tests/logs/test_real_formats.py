@@ -40,7 +40,12 @@ def copied(tmp_path: Path, source: Path, name: str | None = None) -> Path:
     return target
 
 
-RAW_DMESG = {"rasdaemon_mce_dmesg.log", "habana_cpucp_timeout.log", "amdgpu_noretry_pagefault.log"}
+RAW_DMESG = {
+    "rasdaemon_mce_dmesg.log",
+    "habana_cpucp_timeout.log",
+    "amdgpu_noretry_pagefault.log",
+    "lkp_kasan_double_free_dmesg_x.log",
+}
 
 
 def balanced(report) -> bool:
@@ -522,6 +527,12 @@ def test_messages_without_any_time_take_their_files_date(tmp_path):
         "nixos_ras_mc_ctl_errors.log",
         "steamos_amdgpu_dmesg_T.log",
         "rasdaemon_summary_lkml.log",
+        "surface_i915_guc_dmesg_xT.log",
+        "lkp_kasan_double_free_dmesg_x.log",
+        "cynhpc_pdsh_slurmd_log.log",
+        "argon_ipmi_sel_elist_tail.log",
+        "jade_lustre_lnet_dmesg_T.log",
+        "dcgm_exporter_compose_logfmt_fatal.log",
     ],
 )
 def test_every_excerpt_is_read_whole(tmp_path, name):
@@ -653,4 +664,21 @@ def test_rasdaemon_summary_dated_by_its_file(tmp_path):
     assert flagged.select("line", "signature", "severity").rows() == [
         (2, "edac-memory-error", "error"),
         (6, "pcie-aer-uncorrected", "error"),
+    ]
+
+
+def test_a_sel_whose_rows_are_indented_between_headers(tmp_path):
+    """ipmitool indents a SEL's ids (`  53 | 12/19/2024 | ...`); a script printing one
+    node's SEL after another puts `Running on: host` and a ruler between them, the only
+    unindented lines. The format was once unknown (indented lines are left out of
+    detection); a file no format takes by its unindented lines is now tried on all its
+    first lines. The BMC's record of the OS stopping is a kernel panic."""
+    name = "argon_ipmi_sel_elist_tail.log"
+    frame, report = read(copied(tmp_path, EXCERPTS / name))
+    assert report.files == {name: "bmc-sel"} and report.lost == 0
+    catalog = load_catalog()
+    found = match(frame.sort("line"), catalog).filter(pl.col("signature").is_not_null())
+    assert found.filter(pl.col("line").is_in([4, 11])).get_column("signature").to_list() == [
+        "kernel-panic",
+        "kernel-panic",
     ]

@@ -3361,6 +3361,18 @@ POSITIVES += [
         "amdgpu-fault",
         {},
     ),
+    # philip-bee-h/vault_backup:vault_backup/000_workbench/02-dead-nodes.md@432ae90c54d4
+    (
+        "53 | 03/11/2025 | 16:34:51 | OS Critical Stop #0x46 | Run-time critical stop | Asserted",
+        "kernel-panic",
+        {"os_stop": "OS Critical Stop #0x46 | Run-time critical stop | Asserted"},
+    ),
+    # https://lore.kernel.org/oe-lkp/202407101031.c6c3c651-lkp@intel.com
+    (
+        "[  455.643807] BUG: KASAN: double-free in __do_sys_swapon+0xaf3/0x1ea0",
+        "kernel-oops",
+        {"kasan": "double-free"},
+    ),
     # rasdaemon's summary (https://lore.kernel.org/all/68b6961c-4443-48a8-a7f7-ed94f3352d7d@linux.alibaba.com/)
     (
         "Uncorrected on DIMM Label(s): 'SOCKET 1 CHANNEL 1 DIMM 0 DIMM1' ",

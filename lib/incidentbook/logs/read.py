@@ -235,7 +235,8 @@ def _detect(files: list[_File], formats: dict[str, LogFormat]) -> None:
     """The format of each file: the format whose sniff patterns match the largest share of
     its first lines (at least SNIFF_RATIO, or the format's own sniff_ratio); ties go to the
     higher priority, then to the name first in alphabetical order (never to the order
-    formats were registered in). A format's `header` among the first lines decides alone."""
+    formats were registered in). A format's `header` among the first lines decides alone.
+    A file no format takes by its unindented lines is tried on all its first lines."""
     todo = [f for f in files if f.forced is None and f.text]
     for f in files:
         if f.forced is not None:
@@ -253,11 +254,34 @@ def _detect(files: list[_File], formats: dict[str, LogFormat]) -> None:
         sample = _sample(f.text)
         fids += [i] * len(sample)
         lines += sample
-    if not lines:
-        return
-    sample = pl.DataFrame(
+    _decide(todo, _frame(fids, lines), formats)
+    # A file whose records are themselves indented (ipmitool pads a SEL's ids: `  53 |`),
+    # with a few lines of another kind between them, is tried again on all its first lines.
+    fids, lines = [], []
+    for i, f in enumerate(todo):
+        if f.fmt == "unknown":
+            wide = _wide_sample(f.text)
+            fids += [i] * len(wide)
+            lines += wide
+    _decide(todo, _frame(fids, lines), formats)
+
+
+def _frame(fids: list[int], lines: list[str]) -> pl.DataFrame:
+    return pl.DataFrame(
         {"fid": pl.Series(fids, dtype=pl.UInt32), "raw": pl.Series(lines, dtype=pl.String)}
     )
+
+
+def _wide_sample(text: str) -> list[str]:
+    """The first non-blank lines (each cut to 2 KiB), indented ones too."""
+    head = text[: _SAMPLE_HEADS[-1]].split("\n", 4 * SNIFF_LINES)
+    return [line[:2048] for line in head if line.strip()][:SNIFF_LINES]
+
+
+def _decide(todo: list[_File], sample: pl.DataFrame, formats: dict[str, LogFormat]) -> None:
+    """Each undecided file's format by the shares of its sample's lines (see _detect)."""
+    if sample.height == 0:
+        return
     alphabetical = {name: rank for rank, name in enumerate(sorted(formats))}
     # Generic readers (fallback) only read what no other format does, and are only tried
     # on those files (they are the slowest to try).
