@@ -333,3 +333,27 @@ def test_a_value_it_cannot_read_under_a_name_it_knows_is_said(tmp_path):
     assert any(
         "1 values under names the reader knows" in n and "`loss: n/a`" in n for n in read.notes
     )
+
+
+# A third blind set, of LLM trainers (SOURCES.md): 4 of 5 read before, 5 after.
+
+
+def test_verl_fields_joined_by_dashes():
+    got, _ = rows("verl_dstack-configs-ppo-qwen7b.log", start=START)
+    first = got.row(0, named=True)
+    # `step:101 - ... - actor/pg_loss:0.019 - ... - timing_s/step:11.376 - ...`
+    assert first["iteration"] == 101 and first["loss"] == 0.019  # the policy's, not entropy's
+    assert first["step_time"] == 11.376
+    assert first["tokens_per_second_per_gpu"] == 326.485  # `perf/throughput`
+
+
+def test_a_level_word_before_the_time_and_rates_by_their_units():
+    got, _ = rows("custom-fsdp2_gke-b200-llama70b.log")
+    first = got.row(0, named=True)
+    # `INFO 2025-09-09T16:10:48.625736211Z [resource.labels.containerName: job] ...`
+    assert first["ts"] == datetime(2025, 9, 9, 16, 10, 48, 625736, tzinfo=UTC)
+    assert not first["inferred"]
+    prime, _ = rows("prime-rl_pr999-sft-moe.log", start=START)
+    step1 = prime.filter(pl.col("iteration") == 1).row(0, named=True)
+    assert step1["tokens_per_second"] == 3324 and step1["mfu"] == pytest.approx(0.01)
+    assert step1["step_time"] == 0.6 and step1["loss"] == 12.3125

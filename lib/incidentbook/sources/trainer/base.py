@@ -179,9 +179,11 @@ LAUNCHER = (
     r"|(?P<srun_rank>\d+): )?"
 )
 _LEADING_TS = (
-    # torchtitan's `[titan] `, transformers' `[INFO|trainer.py:1143] `, NeMo's `[NeMo W `
-    # and dllogger's `DLL ` (NVIDIA's DeepLearningExamples) before the time.
-    LAUNCHER + r"[\s\u3000]*(?:\[titan\]\s*|\[[A-Z]+\|[\w.]+:\d+\]\s*|\[NeMo [A-Z] |DLL )?(?:"
+    # torchtitan's `[titan] `, transformers' `[INFO|trainer.py:1143] `, NeMo's `[NeMo W `,
+    # dllogger's `DLL ` (NVIDIA's DeepLearningExamples) or a level word (a cloud log
+    # export's `INFO 2025-09-09T16:10:21.372601224Z`) before the time.
+    LAUNCHER + r"[\s\u3000]*(?:\[titan\]\s*|\[[A-Z]+\|[\w.]+:\d+\]\s*|\[NeMo [A-Z] |DLL "
+    r"|(?:DEBUG|INFO|NOTICE|WARNING|WARN|ERROR|CRITICAL) )?(?:"
     r"\[?(?P<iso>\d{4}[-/]\d\d[-/]\d\d[ T]\d\d:\d\d:\d\d(?:[.,]\d+)?)"
     r"|(?P<us>\d\d/\d\d/\d{4} \d\d:\d\d:\d\d)"
     r"|\[?(?P<md>\d\d/\d\d \d\d:\d\d:\d\d)\b"

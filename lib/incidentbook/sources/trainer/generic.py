@@ -86,6 +86,7 @@ _LOSS_NAMES = (
     "trainlossstep",
     "totalloss",
     "steploss",  # dllogger's (NVIDIA's DeepLearningExamples)
+    "actorpgloss",  # verl's policy loss (an RL trainer's other losses are the critic's)
     "xent",  # OpenNMT's cross-entropy
     "cost",  # Marian's training cost
 )
@@ -128,6 +129,7 @@ _NAMES: dict[str, tuple[str, str]] = {
     "tokensgpusec": ("tokens_per_second_per_gpu", "plain"),
     "tokensgpus": ("tokens_per_second_per_gpu", "plain"),
     "tokenspergpupersec": ("tokens_per_second_per_gpu", "plain"),
+    "perfthroughput": ("tokens_per_second_per_gpu", "plain"),  # verl's tokens/s per GPU
     "tokenspersecondpergpu": ("tokens_per_second_per_gpu", "plain"),
     "tokenspersecpergpu": ("tokens_per_second_per_gpu", "plain"),
     "tokenspersecondperdevice": ("tokens_per_second_per_gpu", "plain"),
@@ -158,6 +160,8 @@ _NAMES: dict[str, tuple[str, str]] = {
     "steptimems": ("step_time", "ms"),
     "batchcost": ("step_time", "time"),  # PaddlePaddle's seconds per batch
     "secstep": ("step_time", "time"),
+    "timingsstep": ("step_time", "time"),  # verl's `timing_s/step`
+    "perftimeperstep": ("step_time", "time"),
     "secperstep": ("step_time", "time"),
     "ups": ("step_time", "rate"),
     "its": ("step_time", "rate"),  # iterations per second (`It/s`, `It/sec`)
@@ -290,6 +294,8 @@ def _split(steps: pl.DataFrame) -> pl.DataFrame:
         # ...and a number followed by a name ends a field (`loss 6.68 lr 3e-4`,
         # `loss:2.08 lr:2e-05`, `79.35 (57.1sec/step)`); a word's own digits do not (`top1`)
         .str.replace_all(r"\b(\d[\w./%]*)\s+([A-Za-z_(])", "$1\t$2")
+        # ` - ` before a name between fields (verl's `step:101 - actor/pg_loss:0.019`)
+        .str.replace_all(r"\s+-\s+([A-Za-z_])", "\t$1")
         # (a comma between digits is a thousands separator, not a field's end)
         .str.replace_all(r"\s*[|;\t]\s*|,\s+|\s{2,}|\s+--\s+", "\t")
         .str.split("\t"),
