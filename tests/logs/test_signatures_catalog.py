@@ -3384,6 +3384,112 @@ POSITIVES += [
         "pcie-aer-uncorrected",
         {"summary_severity": "Non-Fatal", "summary_error": "Completion Timeout"},
     ),
+    # https://github.com/SchedMD/slurm/blob/284c3b95f08a2dc2478499837b03355e1b9c5c75/doc/html/gres.shtml
+    (
+        "error: _check_core_range_matches_sock: gres/gpu GRES autodetected core affinity 0-7 on "
+        "node node0 doesn't match socket boundaries. (Socket 0 is cores 0-1)",
+        "slurm-error",
+        {"slurm_function": "_check_core_range_matches_sock"},
+    ),
+    # Widened from two blind sets (vendor and HPC-centre documentation; training
+    # chronicles and debugging threads), scored before they were read.
+    # https://github.com/eth-cscs/cscs-docs/blob/80abed138e7cc52ebf6703b82ed02520ab9bf92f/docs/softw
+    (
+        "nid006365:180142:180163 [0] NCCL INFO NET/Plugin: Could not find: ofi "
+        "libnccl-net-ofi.so. Using internal network plugin.",
+        "nccl-error",
+        {},
+    ),
+    # https://github.com/eth-cscs/cscs-docs/blob/80abed138e7cc52ebf6703b82ed02520ab9bf92f/docs/softw
+    (
+        "MPICH ERROR [Rank 0] [job id 410301.1] [Thu Feb 13 12:42:18 2025] [nid005414] - "
+        "Abort(-1) (rank 0 in comm 0): MPIDI_CRAY_init: GPU_SUPPORT_ENABLED is requested, but "
+        "GTL library is not linked",
+        "mpi-job-failed",
+        {},
+    ),
+    # https://github.com/eth-cscs/cscs-docs/blob/80abed138e7cc52ebf6703b82ed02520ab9bf92f/docs/runni
+    (
+        "error while loading shared libraries: libdcgm.so.3: cannot open shared object file: No "
+        "such file or directory",
+        "gpu-library-missing",
+        {},
+    ),
+    # https://github.com/olcf/olcf-user-docs/blob/2745903177977d57d4ad353203f5fd4df05dcc97/software/
+    (
+        "MPICH ERROR: Unable to use a NIC_POLICY of 'NUMA'. Rank 4 is not confined to a single "
+        "NUMA node.  There are 4 numa_nodes detected (rc=0).",
+        "mpi-job-failed",
+        {},
+    ),
+    # https://github.com/argonne-lcf/user-guides/blob/7d04a3f91d5eaf6d731be6d267617c2e5cbe722e/docs/
+    (
+        "x3014c0s19b0n0       offline,resv-exclusive Xid 74 -- GPUs need reseat",
+        "slurm-node-drained",
+        {},
+    ),
+    # https://github.com/argonne-lcf/user-guides/blob/7d04a3f91d5eaf6d731be6d267617c2e5cbe722e/docs/
+    (
+        "x3014c0s25b0n0       offline,resv-exclusive Checking on ConnectX-5 firmware",
+        "slurm-node-drained",
+        {},
+    ),
+    # https://github.com/argonne-lcf/user-guides/blob/7d04a3f91d5eaf6d731be6d267617c2e5cbe722e/docs/
+    (
+        "launch failed on x3104c0s1b0n0: Couldn't forward RPC "
+        "launch(ab751d77-e80a-4c54-b1c2-4e881f7e8c90) to child "
+        "x3104c0s31b0n0.hsn.cm.polaris.alcf.anl.gov: Resource temporarily unavailable",
+        "mpi-job-failed",
+        {},
+    ),
+    # https://github.com/argonne-lcf/user-guides/blob/7d04a3f91d5eaf6d731be6d267617c2e5cbe722e/docs/
+    (
+        "Abort(15) on node 0 (rank 0 in comm 0): application called MPI_Abort(MPI_COMM_WORLD, "
+        "15) - process 0",
+        "mpi-job-failed",
+        {},
+    ),
+    # https://github.com/argonne-lcf/user-guides/blob/7d04a3f91d5eaf6d731be6d267617c2e5cbe722e/docs/
+    (
+        "x4117c3s3b0n0.hsn.cm.aurora.alcf.anl.gov: rank 0 died from signal 6 and dumped core",
+        "mpi-job-failed",
+        {},
+    ),
+    # https://github.com/argonne-lcf/user-guides/blob/7d04a3f91d5eaf6d731be6d267617c2e5cbe722e/docs/
+    (
+        "launch failed on x4520c2s0b0n0: Failed to parse implicit GPU selection",
+        "mpi-job-failed",
+        {},
+    ),
+    # https://github.com/kubernetes/website/blob/069f73fd83371b9517369ef04ddc6fd967d8f770/content/en
+    (
+        "  fit failure on node (kubernetes-node-6ta5): Node didn't have enough resource: CPU, "
+        "requested: 1000, used: 1420, capacity: 2000",
+        "k8s-pod-unschedulable",
+        {},
+    ),
+    # https://github.com/torvalds/linux/blob/594ce0b8a998aa4d05827cd7c0d0dcec9a1e3ae2/Documentation/
+    (
+        "[gfxhub0] no-retry page fault (src_id:0 ring:24 vmid:3 pasid:32777, for process glxinfo "
+        "pid 2424 thread glxinfo:cs0 pid 2425)",
+        "amdgpu-fault",
+        {},
+    ),
+    # https://github.com/torvalds/linux/blob/594ce0b8a998aa4d05827cd7c0d0dcec9a1e3ae2/Documentation/
+    ("VM_L2_PROTECTION_FAULT_STATUS:0x00301030", "amdgpu-fault", {}),
+    # huggingface/m4-logs:tr_141-hanging/tr_141_cm409xPMD01_scale_leap_of_faith_v5_num_workers_0-try
+    ("srun: Force Terminated StepId=1882409.5", "slurm-job-killed", {}),
+    # bigscience-workshop/bigscience:experiments/gpt2-meg/meg_gpt2_perf_n16-1999618.out@9e64edec2ad1
+    ("Main process received SIGTERM, exiting", "trainer-crash", {}),
+    # https://github.com/Lightning-AI/pytorch-lightning/issues/3029
+    ("[default] Worker group failed", "trainer-crash", {}),
+    # https://github.com/pytorch/pytorch/issues/150916
+    (
+        "Exception raised from ncclCommWatchdog at "
+        "/pytorch/torch/csrc/distributed/c10d/ProcessGroupNCCL.cpp:1901 (most recent call first):",
+        "nccl-watchdog-exception",
+        {},
+    ),
     # Widened from three blind sets (GPU drivers, training frameworks, cluster services),
     # scored before they were read; each line verbatim from its source.
     # https://github.com/ValveSoftware/SteamOS/issues/209
