@@ -357,3 +357,13 @@ def test_a_level_word_before_the_time_and_rates_by_their_units():
     step1 = prime.filter(pl.col("iteration") == 1).row(0, named=True)
     assert step1["tokens_per_second"] == 3324 and step1["mfu"] == pytest.approx(0.01)
     assert step1["step_time"] == 0.6 and step1["loss"] == 12.3125
+
+
+def test_a_time_of_day_is_not_a_step_time():
+    # PyTorch/XLA's `Time=22:00:43` is when the line was printed, not how long a step took
+    # (once read as 79,243 s): h:mm:ss is read only under a clock's name
+    xla = parsed("pytorch-xla_pr4324-mp-mnist.log")
+    assert xla.get_column("loss").drop_nulls().len() > 0
+    assert xla.get_column("step_time").drop_nulls().len() == 0
+    # LLaMA-Factory's `elapsed_time: 0:07:03` is one
+    assert parsed("llama-factory_luojiu-7b-base_trainer_log.log").get_column("step_time").max() > 0

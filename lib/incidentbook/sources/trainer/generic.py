@@ -334,13 +334,13 @@ def _fields(pieces: pl.DataFrame) -> pl.DataFrame:
     clock = pl.col("clock").str.split(":").list.eval(pl.element().cast(pl.Float64, strict=False))
     # a count written short (`4.71K`, `85.8G`, `480B` tokens: billions)
     scale = unit.replace_strict(_SCALES, default=1.0, return_dtype=pl.Float64)
-    number = pl.coalesce(
-        pl.col("number").str.replace_all(",", "").cast(pl.Float64, strict=False) * scale,
-        # h:mm:ss or mm:ss, in seconds
-        clock.list.eval(
-            pl.element() * pl.lit(60.0).pow(pl.len() - 1 - pl.int_range(pl.len()))
-        ).list.sum(),
-    )
+    plain = pl.col("number").str.replace_all(",", "").cast(pl.Float64, strict=False) * scale
+    # h:mm:ss or mm:ss, in seconds: read only under a clock's name (a `time: 1:52:18` on a
+    # step line is more often the run's total than the step's)
+    seconds = clock.list.eval(
+        pl.element() * pl.lit(60.0).pow(pl.len() - 1 - pl.int_range(pl.len()))
+    ).list.sum()
+    number = pl.when(pl.col("how") == "clock").then(seconds).otherwise(plain)
     by_unit = pl.coalesce(
         pl.when(unit.str.contains(f"(?i){pattern}")).then(pl.lit(f"{column} {how}"))
         for pattern, column, how in _UNITS
