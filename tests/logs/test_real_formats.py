@@ -682,3 +682,22 @@ def test_a_sel_whose_rows_are_indented_between_headers(tmp_path):
         "kernel-panic",
         "kernel-panic",
     ]
+
+
+def test_a_go_components_klog_level_in_the_journal(tmp_path):
+    """The journal shows the kubelet's, containerd's and the device plugin's lines with
+    their klog header after the tag (`kubelet[14789]: E0208 ...`): where syslog states no
+    level, that header's is the line's (before, none: the kubelet's errors were not err)."""
+    path = tmp_path / "journal.txt"
+    path.write_text(
+        # https://github.com/cri-o/cri-o/issues/5490
+        "Feb 08 00:36:32 kube-m1 kubelet[14789]: E0208 00:36:32.113096   14789 "
+        "manager.go:1123] Failed to create existing container: /kubepods.slice\n"
+        # https://github.com/kubernetes/minikube/issues/4084
+        "Apr 12 09:28:14 Ahmadreza kubelet[14260]: I0412 09:28:14.769517   14260 "
+        "eviction_manager.go:344] eviction manager: must evict pod(s) to reclaim "
+        "ephemeral-storage\n"
+    )
+    frame, report = read(path)
+    assert report.files == {"journal.txt": "syslog-3164"}
+    assert frame.sort("line").get_column("severity").to_list() == ["err", "info"]

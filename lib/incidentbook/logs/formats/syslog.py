@@ -35,10 +35,26 @@ def bsd_time(g, ctx) -> pl.Expr:
     return with_year(month_day_time(g), "%m %d %H:%M:%S%.f", ctx)
 
 
+# A Go component's klog header after its tag (`kubelet[1234]: E0520 14:00:45.123000 1234
+# kubelet.go:2412] ...`, as the journal shows the kubelet, containerd's CRI, the device
+# plugin): its level is the line's where syslog states none.
+_KLOG_AFTER_TAG = r"[^\s:\[]+(?:\[\d+\])?: ?([IWEF])\d{4} \d\d:\d\d:\d\d\.\d+ +\d+ [^\s\]]+:\d+\] "
+
+
+def _klog_level(g) -> pl.Expr:
+    return pl.when(g("tagged").is_not_null()).then(
+        level_of_word(pl.col("raw").str.extract(_KLOG_AFTER_TAG, 1))
+    )
+
+
 def _syslog_3164(g, ctx):
     return {
         "ts": _syslog_time(g, ctx),
-        "severity": pl.coalesce(level_of_priority(g("pri")), level_of_word(g("word"))),
+        "severity": pl.coalesce(
+            level_of_priority(g("pri")),
+            level_of_word(g("word")),
+            _klog_level(g),
+        ),
         "host": g("host"),
     }
 
