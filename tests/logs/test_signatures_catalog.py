@@ -3053,7 +3053,7 @@ POSITIVES += [
         "slurm-node-not-responding",
         {},
     ),
-    # the kubelet's event for a cgroup's OOM kill (https://github.com/kubernetes/kubernetes/pull/100487)
+    # the kubelet's event for a cgroup's OOM kill (https://github.com/kubernetes/kubernetes/pull/100
     (
         "  Warning  CgroupOOM  28s                kubelet            Cgroup OOM encountered, "
         "victim process: stress, pid: 470521",
@@ -3084,7 +3084,7 @@ POSITIVES += [
         {"reason": "slurmctld down"},
     ),
     # GSP saying the PMU halted
-    # https://forums.developer.nvidia.com/t/xid-62-xid-154-gsp-pmu-halt-crash-on-rtx-pro-6000-blackwell-during-llm-inference/364958
+    # https://forums.developer.nvidia.com/t/xid-62-xid-154-gsp-pmu-halt-crash-on-rtx-pro-6000-blackw
     (
         "Mar 27 17:40:36 kernel: NVRM: GPU0 _kgspRpcGspEventPmuHalted: Received signal from GSP "
         "that PMU has halted.",
@@ -3221,7 +3221,7 @@ POSITIVES += [
     # (the sixteenth blind set, tests/logs/corpus/MANIFEST.md)
     # https://access.redhat.com/solutions/4043631
     ("XFS (dm-8): Unmount and run xfs_repair", "local-filesystem-error", {"xfs_device": "dm-8"}),
-    # https://stackovercoder.es/unix/287159/linux-couldnt-mount-rdwr-because-of-unsupported-optional-features-400
+    # https://stackovercoder.es/unix/287159/linux-couldnt-mount-rdwr-because-of-unsupported-optional
     (
         "[    4.015655] EXT4-fs (mmcblk1p2): couldn't mount RDWR because of unsupported optional "
         "features (400)",
@@ -3373,7 +3373,7 @@ POSITIVES += [
         "kernel-oops",
         {"kasan": "double-free"},
     ),
-    # rasdaemon's summary (https://lore.kernel.org/all/68b6961c-4443-48a8-a7f7-ed94f3352d7d@linux.alibaba.com/)
+    # rasdaemon's summary (https://lore.kernel.org/all/68b6961c-4443-48a8-a7f7-ed94f3352d7d@linux.al
     (
         "Uncorrected on DIMM Label(s): 'SOCKET 1 CHANNEL 1 DIMM 0 DIMM1' ",
         "edac-memory-error",
@@ -3384,12 +3384,251 @@ POSITIVES += [
         "pcie-aer-uncorrected",
         {"summary_severity": "Non-Fatal", "summary_error": "Completion Timeout"},
     ),
-    # https://github.com/SchedMD/slurm/blob/284c3b95f08a2dc2478499837b03355e1b9c5c75/doc/html/gres.shtml
+    # https://github.com/SchedMD/slurm/blob/284c3b95f08a2dc2478499837b03355e1b9c5c75/doc/html/gres.s
     (
         "error: _check_core_range_matches_sock: gres/gpu GRES autodetected core affinity 0-7 on "
         "node node0 doesn't match socket boundaries. (Socket 0 is cores 0-1)",
         "slurm-error",
         {"slurm_function": "_check_core_range_matches_sock"},
+    ),
+    # Widened from a blind set of GPU clusters' Kubernetes components and storage clients,
+    # scored before it was read.
+    # https://github.com/Mellanox/k8s-rdma-shared-dev-plugin/issues/44
+    (
+        "2023/09/02 06:23:37 Warning: no Rdma Devices were found for resource hpc_shared_devices_e",
+        "k8s-device-plugin-error",
+        {},
+    ),
+    # https://github.com/Mellanox/k8s-rdma-shared-dev-plugin/issues/44
+    (
+        '2023/09/02 06:23:37 error creating new device: "missing RDMA device spec for device '
+        '0000:2e:00.0, RDMA device \\"issm\\" not found"',
+        "k8s-device-plugin-error",
+        {},
+    ),
+    # https://github.com/Mellanox/k8s-rdma-shared-dev-plugin/issues/192
+    (
+        '2025/07/26 20:29:31 error creating new device: "missing RDMA device spec for device '
+        '0000:16:00.0, RDMA device \\"rdma_cm\\" not found"',
+        "k8s-device-plugin-error",
+        {},
+    ),
+    # https://github.com/Mellanox/k8s-rdma-shared-dev-plugin/issues/192
+    ('2025/07/26 20:29:31 exposing "0" devices', "k8s-device-plugin-error", {}),
+    # https://github.com/Mellanox/k8s-rdma-shared-dev-plugin/issues/159
+    (
+        '2025/03/21 09:17:03 error creating new device: "error getting driver info for device '
+        "0000:c4:00.1 readlink /sys/bus/pci/devices/0000:c4:00.1/driver: no such file or "
+        'directory"',
+        "k8s-device-plugin-error",
+        {},
+    ),
+    # https://github.com/NVIDIA/gpu-feature-discovery/issues/24
+    (
+        "gpu-feature-discovery: 2022/06/15 03:25:50 Error: error creating NVML labeler: error "
+        "creating resource labeler: failed to construct MIG resource labeler: failed to create "
+        "labeler for mig-strategy=single: failed to check for empty MIG-enabled devices: NVML "
+        "error: Not Found",
+        "k8s-device-plugin-error",
+        {},
+    ),
+    # https://github.com/NVIDIA/gpu-feature-discovery/issues/36
+    (
+        "2023/03/22 09:10:04 Warning: no labels generated from any source",
+        "k8s-device-plugin-error",
+        {},
+    ),
+    # https://github.com/NVIDIA/k8s-device-plugin/pull/1561
+    (
+        "E1105 17:45:39.017442       1 main.go:110] error creating labeler: error getting "
+        "devices: error getting device handle for index '0': Unknown Error",
+        "k8s-device-plugin-error",
+        {},
+    ),
+    # https://github.com/NVIDIA/gpu-operator/issues/277
+    (
+        "Failed to allocate device vector A (error code forward compatibility was attempted on "
+        "non supported HW)!",
+        "cuda-error",
+        {},
+    ),
+    # https://github.com/kubernetes-sigs/dra-driver-nvidia-gpu/issues/814
+    (
+        "Jan 14 22:32:39 instance20260113210117 kubelet[14067]: E0114 22:32:39.849988   14067 "
+        'kuberuntime_manager.go:1323] "Failed to prepare dynamic resources" err="prepare '
+        'dynamic resources: DRA driver compute-domain.nvidia.com is not registered" '
+        'pod="default/nccl-test-worker-0"',
+        "k8s-gpu-allocate-failed",
+        {},
+    ),
+    # https://github.com/kubernetes-sigs/dra-driver-nvidia-gpu/issues/814
+    (
+        "Jan 14 22:32:42 instance20260113210117 kubelet[14067]: E0114 22:32:42.287311   14067 "
+        'container_manager_linux.go:1016] "Unable to get container claim info state" '
+        'err="unable to get information for ResourceClaim '
+        'nccl-test-worker-0-compute-domain-channel-h4lpr"',
+        "k8s-gpu-allocate-failed",
+        {},
+    ),
+    # https://github.com/kubernetes-sigs/dra-driver-nvidia-gpu/pull/1218
+    (
+        "Warning  FailedPrepareDynamicResources  22s   kubelet            Failed to prepare "
+        "dynamic resources: prepare dynamic resources: NodePrepareResources: rpc error: code = "
+        "DeadlineExceeded desc = context deadline exceeded",
+        "k8s-gpu-allocate-failed",
+        {},
+    ),
+    # https://github.com/juicedata/juicefs/issues/4341
+    (
+        "2024/01/15 10:12:36.101445 juicefs[58135] <FATAL>: The mount point is not ready in 10 "
+        "seconds, exit it [mount_unix.go:59]",
+        "shared-filesystem-error",
+        {},
+    ),
+    # https://github.com/juicedata/juicefs/issues/4341
+    (
+        "2024/01/15 10:12:26.011329 juicefs[58135] <WARNING>: AOF is not enabled, you may lose "
+        "data if Redis is not shutdown properly. [info.go:84]",
+        "shared-filesystem-error",
+        {},
+    ),
+    # https://github.com/juicedata/juicefs/issues/5964
+    (
+        "2025/04/11 14:23:09.801765 juicefs[1800545] <FATAL>: The mount point is not ready in 10 "
+        "seconds (mount process is not started yet), please check the log "
+        "(/var/log/juicefs_mysql.log) or re-mount in foreground "
+        "[checkMountpoint@mount_unix.go:247]",
+        "shared-filesystem-error",
+        {},
+    ),
+    # https://github.com/GoogleCloudPlatform/gcsfuse/pull/1754
+    (
+        "daemonize.Run: readFromProcess: sub-process: Error while mounting gcsfuse: "
+        "mountWithArgs: mountWithStorageHandle: fs.NewServer: create file system: SetUpBucket: "
+        "Error in iterating through objects: storage: bucket doesn't exist",
+        "object-storage-error",
+        {},
+    ),
+    # https://github.com/GoogleCloudPlatform/gcsfuse/issues/167
+    (
+        "daemonize.Run: readFromProcess: sub-process: mountWithArgs: mountWithConn: Mount: "
+        "mount: fusermount: exit status 1",
+        "object-storage-error",
+        {},
+    ),
+    # https://github.com/awslabs/mountpoint-s3/issues/533
+    (
+        "WARN write{req=50 ino=2 fh=1 offset=36 length=4}: mountpoint_s3::fuse: write failed: "
+        "upload error: out of order write; expected offset 3461864 but got 36",
+        "object-storage-error",
+        {},
+    ),
+    # https://github.com/awslabs/mountpoint-s3/issues/1199
+    (
+        '2024-12-11T16:42:13.040462Z  WARN getxattr{req=6 ino=2 name="security.capability"}: '
+        "mountpoint_s3::fuse: getxattr failed: operation not supported by Mountpoint",
+        "object-storage-error",
+        {},
+    ),
+    # https://github.com/Azure/azure-storage-fuse/issues/680
+    (
+        "Jan 13 03:11:40 ed11-hdi08p blobfuse[3964]: Failing blob upload in azs_flush with input "
+        "path /202201/raw/etl/b2k/log_b2k_2022-01-12_P6170_20220113_100131.log because of an "
+        "error from upload_file_to_blob().  Errno = 400.",
+        "object-storage-error",
+        {},
+    ),
+    # https://github.com/Azure/azure-storage-fuse/issues/1537
+    (
+        "Oct 09 06:03:58 openpai-000003 blobfuse2[3214717]: "
+        "[/var/lib/kubelet/plugins/kubernetes.io/csi/blob.csi.azure.com/7457115dfa3ef0cc6da5c97af"
+        "5af6ebd71d363cd1962130e7ae3f0564f920c21/globalmount] "
+        "LOG_ERR [libfuse_handler.go (792)]: Libfuse::libfuse_write : error writing file "
+        "iter_0020000/mp_rank_00/model_optim_rng.pt, handle: 162696 [staged block 52 has less "
+        "data 3145728 for 162696=>iter_0020000/mp_rank_00/model_optim_rng.pt",
+        "object-storage-error",
+        {},
+    ),
+    # https://github.com/Azure/azure-storage-fuse/issues/1560
+    (
+        "Nov 12 11:36:31 asose2e798c6273167ad8162-db-1 blobfuse2[3964568]: [/rman-backup] "
+        "LOG_ERR [file_cache.go (239)]: FileCache: config error [tmp-path not set]",
+        "object-storage-error",
+        {},
+    ),
+    # https://github.com/s3fs-fuse/s3fs-fuse/issues/803
+    (
+        "Aug 14 15:29:01 s1 s3fs[18156]: curl.cpp:RequestPerform(2074): HTTP response code 400, "
+        "returning EIO. Body Text: Your socket connection to the server was not read from or "
+        "written to within the timeout period. Idle connections will be closed.",
+        "object-storage-error",
+        {},
+    ),
+    # https://github.com/s3fs-fuse/s3fs-fuse/issues/803
+    (
+        "Aug 14 15:28:52 s1 s3fs[18156]: curl.cpp:MultiPerform(3934): thread failed - rc(-5)",
+        "object-storage-error",
+        {},
+    ),
+    # https://github.com/s3fs-fuse/s3fs-fuse/issues/615
+    (
+        "Jun  5 16:35:46 teaasdu1 s3fs[2239]: curl.cpp:CurlProgress(564): timeout now: "
+        "1496694946, curl_times[curl]: 1496694885, readwrite_timeout: 60",
+        "object-storage-error",
+        {},
+    ),
+    # https://github.com/keras-team/keras/issues/23609
+    (
+        "ChainedFuture completed 0/1 futures but timed out after 1199.96 seconds",
+        "storage-write-failure",
+        {},
+    ),
+    # https://github.com/kai-scheduler/KAI-Scheduler/issues/39
+    (
+        "Warning  Unschedulable  kai-scheduler  No nodes with enough resources were found: 2 "
+        "node(s) didn't have enough resources: GPUs.",
+        "k8s-pod-unschedulable",
+        {},
+    ),
+    # https://github.com/Alluxio/alluxio/issues/10689
+    (
+        "2019-12-31 08:31:21,556 ERROR AlluxioFuseFileSystem - Failed to read file "
+        "/data/xhs.nx.bravo/redalgo/homefeed/gbdt_lr_sample/wide_and_deep/v2/wd_mt_20190923_fresh"
+        "/all/20191227/train/20/part-r-00059.gz",
+        "shared-filesystem-error",
+        {},
+    ),
+    # https://github.com/NVIDIA/nvidia-docker/issues/1242
+    (
+        "Could not unload NVIDIA driver kernel modules, driver is in use",
+        "nvidia-driver-install-failed",
+        {},
+    ),
+    # https://github.com/k8snetworkplumbingwg/sriov-network-device-plugin/issues/189
+    (
+        "E1213 07:34:10.278984  110908 manager.go:230] discoverDevices() error adding new "
+        'device: "error getting driver info for device 0000:1a:00.0 readlink '
+        '/sys/bus/pci/devices/0000:1a:00.0/driver: no such file or directory"',
+        "k8s-device-plugin-error",
+        {},
+    ),
+    # https://github.com/ray-project/kuberay/issues/105
+    (
+        "E1125 03:15:16.652657       1 runtime.go:78] Observed a panic: runtime.boundsError{x:1, "
+        "y:1, signed:true, code:0x0} (runtime error: index out of range [1] with length 1)",
+        "k8s-operator-error",
+        {},
+    ),
+    # https://github.com/ray-project/kuberay/issues/2189
+    (
+        "2024-06-12T16:04:27.127Z\tERROR\tcontrollers.RayCluster\tIf users specify "
+        "ServiceAccountName for the head Pod, they need to create a ServiceAccount themselves. "
+        "However, ServiceAccount foo is not found. Please create one. See the PR description of "
+        "https://github.com/ray-project/kuberay/pull/1128 for more "
+        'details.\t{"ServiceAccount": "data-processing/foo", "error": "ServiceAccount '
+        '\\"foo\\" not found"}',
+        "k8s-operator-error",
+        {},
     ),
     # Widened from two blind sets (vendor and HPC-centre documentation; training
     # chronicles and debugging threads), scored before they were read.
@@ -3532,7 +3771,7 @@ POSITIVES += [
         "gpu-clock-slowdown",
         {},
     ),
-    # https://github.com/leptonai/gpud/blob/634c0b9d20dd0c76e840ffae42e6b2da7389e95f/components/accelerator/nvidia/query/testdata/nvidia-smi.525.125.06.out.0.valid
+    # https://github.com/leptonai/gpud/blob/634c0b9d20dd0c76e840ffae42e6b2da7389e95f/components/acce
     (
         "|ERR!   38C    P5    49W / 450W |   2021MiB / 23028MiB |      0%   E. Process |",
         "gpu-monitoring-error",
@@ -3925,6 +4164,10 @@ NEGATIVES: list[str] = [
     # benign lines beside the newer families (the blind sets' own): a reset an operator ran,
     # Gaudi firmware loading, vLLM's and NCCL's info, a daemon starting, a unit activated
     "GPU 00000000:01:01.0 was successfully reset.",
+    # blobfuse2 logs its own start at LOG_CRIT:
+    # https://github.com/Azure/azure-storage-fuse/issues/1560
+    "Nov 12 11:36:31 asose2e798c6273167ad8162-db-1 blobfuse2[3964568]: [/rman-backup] LOG_CRIT "
+    "[mount.go (432)]: Starting Blobfuse2 Mount : 2.3.2 on [Oracle Linux Server 8.7]",
     "[   43.051361] habanalabs hl1: Successfully loaded firmware to device",
     "INFO 05-23 09:31:24 [gpu_model_runner.py:1347] Model loading took 18.1450 GiB and 40.766484 "
     "seconds",
