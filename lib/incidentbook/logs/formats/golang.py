@@ -28,12 +28,13 @@ def _klog(g, ctx):
     }
 
 
-_KLOG = Rule(
-    "klog",
-    _RUNTIME + r"(?P<level>[IWEF])(?P<mmdd>\d{4}) (?P<time>\d\d:\d\d:\d\d\.\d+) +(?P<tid>\d+) "
-    r"(?P<src>[^\s\]]+:\d+)\] ?",
-    _klog,
+KLOG_HEADER = (
+    r"(?P<level>[IWEF])(?P<mmdd>\d{4}) (?P<time>\d\d:\d\d:\d\d\.\d+) +(?P<tid>\d+) "
+    r"(?P<src>[^\s\]]+:\d+)\] ?"
 )
+"""klog's header (`E0520 14:00:45.123000 1234 kubelet.go:2412] `), its level first."""
+
+_KLOG = Rule("klog", _RUNTIME + KLOG_HEADER, _klog)
 
 
 def _logfmt(g, ctx):

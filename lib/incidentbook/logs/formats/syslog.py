@@ -16,6 +16,7 @@ import polars as pl
 
 from incidentbook.logs.data import NO_TIMESTAMP
 from incidentbook.logs.formats.expressions import Rule, epoch_us, rfc3339, text_format, with_year
+from incidentbook.logs.formats.golang import KLOG_HEADER
 from incidentbook.logs.formats.months import MONTH, month_day_time
 from incidentbook.logs.severity import level_of_priority, level_of_word
 
@@ -38,12 +39,12 @@ def bsd_time(g, ctx) -> pl.Expr:
 # A Go component's klog header after its tag (`kubelet[1234]: E0520 14:00:45.123000 1234
 # kubelet.go:2412] ...`, as the journal shows the kubelet, containerd's CRI, the device
 # plugin): its level is the line's where syslog states none.
-_KLOG_AFTER_TAG = r"[^\s:\[]+(?:\[\d+\])?: ?([IWEF])\d{4} \d\d:\d\d:\d\d\.\d+ +\d+ [^\s\]]+:\d+\] "
+_KLOG_AFTER_TAG = r"[^\s:\[]+(?:\[\d+\])?: ?" + KLOG_HEADER
 
 
 def _klog_level(g) -> pl.Expr:
     return pl.when(g("tagged").is_not_null()).then(
-        level_of_word(pl.col("raw").str.extract(_KLOG_AFTER_TAG, 1))
+        level_of_word(pl.col("raw").str.extract_groups(_KLOG_AFTER_TAG).struct.field("level"))
     )
 
 

@@ -302,7 +302,12 @@ def _split(steps: pl.DataFrame) -> pl.DataFrame:
     ).explode("field")
 
 
-def _unread(pieces: pl.DataFrame) -> tuple[int, str | None]:
+def _parts(pieces: pl.DataFrame) -> pl.DataFrame:
+    """Each field cut into its name, number (or clock) and unit (null where it is none)."""
+    return pieces.with_columns(pl.col("field").str.extract_groups(_FIELD).alias("g")).unnest("g")
+
+
+def _unread(parts: pl.DataFrame) -> tuple[int, str | None]:
     """How many fields under a name this module knows hold no number it can read (`loss:
     n/a`), and the first of them: counted, not dropped unsaid."""
     name = (
@@ -311,16 +316,12 @@ def _unread(pieces: pl.DataFrame) -> tuple[int, str | None]:
         .str.to_lowercase()
         .str.replace_all(r"[^a-z0-9]", "")
     )
-    bad = pieces.filter(
-        name.is_in(list(_COLUMN_OF))
-        & pl.col("field").str.extract_groups(_FIELD).struct.field("name").is_null()
-    )
+    bad = parts.filter(name.is_in(list(_COLUMN_OF)) & pl.col("name").is_null())
     return bad.height, (bad.item(0, "field") if bad.height else None)
 
 
-def _fields(pieces: pl.DataFrame) -> pl.DataFrame:
+def _fields(parts: pl.DataFrame) -> pl.DataFrame:
     """(row, column, value): each known name's number, in canonical units."""
-    parts = pieces.with_columns(pl.col("field").str.extract_groups(_FIELD).alias("g")).unnest("g")
     name = (
         pl.col("name")
         # a field's name is what follows its last number (`epoch 001: 100 / 1000 loss`) and
@@ -461,9 +462,9 @@ def parse(text: TrainerText, ctx: Context) -> Parsed:
     steps = _across_epochs(steps)
     if steps.height == 0:
         return Parsed(notes=[f"{where}: no complete progress line to read"])
-    pieces = _split(steps)
-    fields = _fields(pieces)
-    unread, example = _unread(pieces)
+    parts = _parts(_split(steps))
+    fields = _fields(parts)
+    unread, example = _unread(parts)
     wide = (
         fields.pivot(on="column", index="row", values="value", aggregate_function="first")
         if fields.height
