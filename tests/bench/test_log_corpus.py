@@ -86,15 +86,18 @@ def test_the_whole_corpus_keeps_its_figures(result):
     """Issue 11's goals: recall >= 0.95 through the catalog and >= 0.9 through the readers,
     no false match. The catalog fell below its goal when blind sets were added whole (0.938
     on 2100 lines), was back above it (0.9508 on 2753) from signatures for the families
-    its misses belonged to, and is just below it again (0.9494 on 2824) with the
-    twenty-second blind set, of Kubernetes components and storage clients, in (MANIFEST,
-    Split). The floor here guards what is reached, not the goal, which is unmet. The lines
-    still missed name no family worth a signature, or carry a label open to question
-    (nvidia-peermem's `invalid context`, NCCL's `Connection closed by localRank`, which
-    every normal exit logs)."""
+    its misses belonged to, fell just below it (0.9494 on 2824) with the twenty-second
+    blind set, of Kubernetes components and storage clients, in (MANIFEST, Split), and is
+    above it again (0.9521) from families checked on real lines gathered apart (a Fabric
+    Manager of another driver version, AER unable to find a source, cloud instances not
+    launched, KFD's scheduler hanging, 5xx answers). The lines still missed name no family
+    worth a signature, or carry a label open to question (nvidia-peermem's `invalid
+    context`, NCCL's `Connection closed by localRank`, which every normal exit logs, a
+    Thunderbolt bridge's window left unplaced, a hung task's detail line, which would
+    count each hung task twice)."""
     catalog, readers = result["ways"]["catalog"], result["ways"]["readers"]
-    # Measured on the core corpus (dev and holdout, reach apart): catalog 0.9494, readers 0.944.
-    assert catalog["total"]["recall"] >= 0.949
+    # Measured on the core corpus (dev and holdout, reach apart): catalog 0.9521, readers 0.9467.
+    assert catalog["total"]["recall"] >= 0.95
     assert readers["total"]["recall"] >= 0.9
     assert catalog["total"]["false_matches"] == readers["total"]["false_matches"] == 0
     xid_ok, xid_n = catalog["total"]["xid"]

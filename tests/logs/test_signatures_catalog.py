@@ -4005,6 +4005,124 @@ POSITIVES += [
         "nccl-error",
         {},
     ),
+    # Fabric Manager refusing to run beside another driver version: the version mismatch,
+    # not a Fabric Manager fault (https://github.com/NVIDIA/gpu-operator/issues/544)
+    (
+        "nv-fabricmanager[3228]: fabric manager NVIDIA GPU driver interface version 530.30.02 "
+        "don't match with driver version 530.41.03. Please update with matching NVIDIA driver "
+        "package.",
+        "nvidia-driver-mismatch",
+        {"fm_driver": "530.30.02", "loaded_driver": "530.41.03."},
+    ),
+    # https://docs.digitalocean.com/support/how-do-i-fix-a-system-not-initialized-error-on-multi-gpu-droplets/
+    (
+        "[Apr 02 2025 15:45:55] [ERROR] [tid 11713] fabric manager NVIDIA GPU driver interface "
+        "version 535.230.02 don't match with driver version 535.216.01. Please update with "
+        "matching NVIDIA driver package.",
+        "nvidia-driver-mismatch",
+        {"fm_driver": "535.230.02"},
+    ),
+    # AER unable to find the device that reported an error
+    # (https://github.com/endlessm/linux/pull/226)
+    (
+        "pcieport 0000:00:1c.0: can't find device of ID00e0",
+        "pcie-aer-corrected",
+        {"unknown_source": "00e0"},
+    ),
+    # A device's own memory BAR left without space: old and new kernel wordings
+    # (https://github.com/system76/firmware-open/issues/66,
+    # https://github.com/HeyMeco/Rockchip-pcie-devices/issues/2)
+    (
+        "[ 5372.378907] pci 0000:06:00.1: BAR 0: failed to assign [mem size 0x00004000]",
+        "pcie-bar-unassigned",
+        {"device": "0000:06:00.1", "device_bar": "0"},
+    ),
+    (
+        "[    2.831115] pci 0000:01:00.0: BAR 1 [mem size 0x10000000 64bit pref]: can't assign; "
+        "no space",
+        "pcie-bar-unassigned",
+        {"device": "0000:01:00.0", "new_device_bar": "1"},
+    ),
+    # KFD's hardware scheduler not answering (https://github.com/ROCm/legacy-rocm-build/issues/782,
+    # https://github.com/ollama/ollama/issues/738)
+    ("[ 4210.220078] qcm fence wait loop timeout expired", "amdgpu-fault", {}),
+    (
+        "[74882.845450] amdgpu 0000:03:00.0: amdgpu: HIQ MQD's queue_doorbell_id0 is not 0, Queue "
+        "preemption time out",
+        "amdgpu-fault",
+        {},
+    ),
+    # CSI volumes: the kubelet unable to mount one, the provisioner unable to create one
+    # (https://github.com/linode/linode-blockstorage-csi-driver/issues/390,
+    # https://github.com/democratic-csi/democratic-csi/issues/29)
+    (
+        "Warning  FailedMount             3m50s (x7 over 4m57s)  kubelet                  "
+        'MountVolume.MountDevice failed for volume "pvc-89cca58d07ec4a2c" : rpc error: code = '
+        "Internal desc = Unable to find device path out of attempted paths: "
+        "[/dev/disk/by-id/linode-pvc89cca58d07ec4a2c "
+        "/dev/disk/by-id/scsi-0Linode_Volume_pvc89cca58d07ec4a2c]",
+        "shared-filesystem-error",
+        {},
+    ),
+    (
+        'I1210 23:19:49.749887 1 event.go:282] Event(v1.ObjectReference{Kind:"Persist'
+        'entVolumeClaim", Namespace:"default", Name:"freenas-test-pvc", UID:"28554b24'
+        '-c4ce-475a-b4f3-416635555c5e", APIVersion:"v1", ResourceVersion:"52183108", '
+        "FieldPath:\"\"}): type: 'Warning' reason: 'ProvisioningFailed' failed to provi"
+        'sion volume with StorageClass "freenas-nfs-csi": rpc error: code = Internal '
+        "desc = Error: Unmatched '\"'.",
+        "shared-filesystem-error",
+        {},
+    ),
+    # An inference server answering 500 (https://github.com/vllm-project/vllm/issues/40856)
+    (
+        '(APIServer pid=6051) INFO:     10.10.7.200:43364 - "POST /v1/chat/completions HTTP/1.1" '
+        "500 Internal Server Error",
+        "http-server-error",
+        {"http_status": "500"},
+    ),
+    # Cloud instances refused: capacity (https://github.com/aws/aws-parallelcluster/issues/2716,
+    # https://github.com/aws/karpenter-provider-aws/issues/6643,
+    # https://github.com/vmware-tanzu/community-edition/issues/3963) and a permission
+    (
+        "2021-05-18 14:05:41,318 - [slurm_plugin.common:add_instances_for_nodes] - ER"
+        "ROR - Encountered exception when launching instances for nodes (x1) ['gpu1-d"
+        "y-g4dnxlarge-7']: An error occurred (InsufficientInstanceCapacity) when call"
+        "ing the RunInstances operation (reached max retries: 1): We currently do not"
+        " have sufficient g4dn.xlarge capacity in the Availability Zone you requested"
+        " (us-east-1a). Our system will be working on provisioning additional capacit"
+        "y. You can currently get g4dn.xlarge capacity by not specifying an Availabil"
+        "ity Zone in your request or choosing us-east-1b, us-east-1c, us-east-1d, us-"
+        "east-1f.",
+        "cloud-launch-failed",
+        {"launch_error": "InsufficientInstanceCapacity"},
+    ),
+    (
+        '{"level":"ERROR","time":"2024-08-04T21:21:43.196Z","logger":"controller","messag'
+        'e":"failed launching nodeclaim","commit":"490ef94","controller":"nodeclaim.lifec'
+        'ycle","controllerGroup":"karpenter.sh","controllerKind":"NodeClaim","NodeClaim":'
+        '{"name":"gpu-g5-4-kpxk7"},"namespace":"","name":"gpu-g5-4-kpxk7","reconcileID":"'
+        '467c9a9a-8d03-428a-9001-7cd21c7a4661","error":"insufficient capacity, all reques'
+        'ted instance types were unavailable during launch"}',
+        "cloud-launch-failed",
+        {
+            "karpenter_error": "insufficient capacity, all requested instance types were "
+            "unavailable during launch"
+        },
+    ),
+    (
+        'E0411 04:43:03.535382       1 controller.go:317] controller/azuremachine "msg"="'
+        'Reconciler error" "error"="failed to reconcile AzureMachine: failed to create vi'
+        "rtual machine: failed to create VM test-mc-20262-control-plane-khwrh in resource"
+        ' group test-mc-20262-resource-group: Code=\\"AllocationFailed\\" Message=\\"Allocat'
+        "ion failed. We do not have sufficient capacity for the requested VM size in this"
+        " region. Read more about improving likelihood of allocation success at http://ak"
+        'a.ms/allocation-guidance\\"" "name"="test-mc-20262-control-plane-khwrh" "namespac'
+        'e"="tkg-system" "reconciler group"="infrastructure.cluster.x-k8s.io" "reconciler'
+        ' kind"="AzureMachine"',
+        "cloud-launch-failed",
+        {"capacity": "AllocationFailed"},
+    ),
 ]
 
 
@@ -4140,11 +4258,9 @@ NEGATIVES: list[str] = [
     "srun: job 17627941 queued and waiting for resources",
     "239023.0|galvani-cn001|COMPLETED|0:0",
     "[   28.109032] NVRM: loading NVIDIA UNIX x86_64 Kernel Module  535.171.04",
-    # BAR windows the kernel could not place on a healthy A100 node at boot (the GPUs' SR-IOV
-    # windows, BAR 7-12, unused): a device window that fails to be placed is boot noise there
+    # An I/O window the kernel could not place on a healthy A100 node at boot (its memory
+    # windows are kept as notes: test_unplaced_memory_windows_alert_only_for_a_devices_own_bars)
     # (tests/logs/corpus/formats/dmesg_T/jean-zay-a100-node_dmesg-T.txt)
-    "[Wed Mar  1 17:38:38 2023] pci 0000:48:00.0: BAR 8: no space for [mem size 0x1400000000 64bit "
-    "pref]",
     "[Wed Mar  1 17:38:38 2023] pci 0000:40:01.1: BAR 13: failed to assign [io  size 0x3000]",
     # lspci of a healthy GPU; a completion that succeeded
     "1c:00.0 VGA compatible controller: NVIDIA Corporation TU102GL [Quadro RTX 6000/8000] (rev a1)",
@@ -4179,6 +4295,12 @@ NEGATIVES: list[str] = [
     "ucode is not available",
     "            HW Thermal Slowdown           : Not Active",
     "I0117 15:43:15.906553 1 main.go:256] Retrieving plugins.",
+    # memory windows assigned, and a served request
+    # (https://github.com/ROCm/legacy-rocm-build/issues/6281,
+    # https://github.com/noonghunna/club-3090/issues/93)
+    "[    4.190487] pci 0000:c5:00.0: BAR 0 [mem 0x61000000000-0x61fffffffff 64bit pref]: assigned",
+    "[    1.713982] pci 0000:00:15.0: BAR 15: assigned [mem 0xc0000000-0xc01fffff 64bit pref]",
+    '(APIServer pid=1) INFO:     172.31.0.1:37016 - "POST /v1/chat/completions HTTP/1.1" 200 OK',
 ]
 
 
@@ -4328,3 +4450,36 @@ def test_every_bundled_signature_gives_the_prefilter_its_literals() -> None:
     catalog = load_bundled()
     _, _, always = _literal_table(catalog)
     assert [catalog.signatures[i].id for i in always] == []
+
+
+def test_unplaced_memory_windows_alert_only_for_a_devices_own_bars() -> None:
+    # A device's own BARs (0-5) without space leave it unusable; its ROM, its SR-IOV
+    # functions' BARs (7-12, unused on a healthy A100 node) and bridge windows are routine
+    # at boot: kept as notes (info), not warnings.
+    from incidentbook.logs.analysis import line_severity
+    from incidentbook.logs.signatures import load_catalog, match
+
+    lines = [
+        # https://github.com/ROCm/legacy-rocm-build/issues/6281
+        "[    4.190710] pci 0000:c5:00.0: BAR 5 [mem size 0x00080000]: can't assign; no space",
+        # https://github.com/system76/firmware-open/issues/66
+        "[ 5372.378905] pci 0000:06:00.1: BAR 0: no space for [mem size 0x00004000]",
+        # tests/logs/corpus/formats/dmesg_T/jean-zay-a100-node_dmesg-T.txt
+        "[Wed Mar  1 17:38:38 2023] pci 0000:48:00.0: BAR 8: no space for [mem size "
+        "0x1400000000 64bit pref]",
+        # https://github.com/Dunedan/mbp-2016-linux/issues/60 (a Thunderbolt bridge's window)
+        "[   83.730261] pcieport 0000:7b:02.0: BAR 15: no space for [mem size 0x00200000 64bit "
+        "pref]",
+    ]
+    catalog = load_catalog()
+    got = match(pl.DataFrame({"message": lines}), catalog).select(
+        "signature", "pci", level=line_severity(catalog)
+    )
+    assert got.get_column("signature").to_list() == ["pcie-bar-unassigned"] * 4
+    assert got.get_column("level").to_list() == ["warning", "warning", "info", "info"]
+    assert got.get_column("pci").to_list() == [
+        "0000:c5:00.0",
+        "0000:06:00.1",
+        "0000:48:00.0",
+        "0000:7b:02.0",
+    ]
