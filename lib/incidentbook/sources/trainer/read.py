@@ -38,6 +38,8 @@ TRAINER_FORMATS: Registry[TrainerFormat] = Registry(
         "hf-trainer": "incidentbook.sources.trainer.hf:STDOUT",
         "hf-trainer-state": "incidentbook.sources.trainer.hf:STATE",
         "lightning-csv": "incidentbook.sources.trainer.lightning:FORMAT",
+        "keras": "incidentbook.sources.trainer.keras:FORMAT",
+        "ultralytics": "incidentbook.sources.trainer.ultralytics:FORMAT",
         "generic": "incidentbook.sources.trainer.generic:FORMAT",
     },
     check=instance_of(TrainerFormat),
