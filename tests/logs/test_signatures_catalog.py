@@ -4123,6 +4123,122 @@ POSITIVES += [
         "cloud-launch-failed",
         {"capacity": "AllocationFailed"},
     ),
+    # The twenty-third blind set (tests/logs/corpus, MANIFEST: Split): GB200's IMEX, CUDA's
+    # 'system not yet initialized', NVLS, NCCLX, glibc's heap aborts, CSI and WekaFS
+    # https://github.com/pytorch/pytorch/pull/177472
+    (
+        "Failed to bind NVLink SHARP (NVLS) Multicast memory of size 2097152 : CUDA e"
+        "rror 401 'the operation cannot be performed in the present state'.",
+        "nccl-error",
+        {"nvls_failed": "Failed to bind NVLink SHARP (NVLS) Multicast memory"},
+    ),
+    # https://github.com/kvcache-ai/Mooncake/issues/1297
+    (
+        "NvlinkTransport: cuMemCreate failed: 800",
+        "cuda-error",
+        {"driver_call": "cuMemCreate", "driver_code": "800"},
+    ),
+    # https://github.com/kubernetes-sigs/dra-driver-nvidia-gpu/pull/1465
+    (
+        "WARNING: failed to open IMEX log file  errno = No such file or directory",
+        "imex-error",
+        {"imex_log": "failed to open IMEX log file"},
+    ),
+    # https://github.com/NVIDIA/nccl/issues/1611
+    (
+        "free(): corrupted unsorted chunks",
+        "process-fatal-signal",
+        {"heap": "free(): corrupted unsorted chunks"},
+    ),
+    # https://github.com/NVIDIA/nccl/issues/1611
+    (
+        "[rack1-93-slot7:186363] Signal: Aborted (6)",
+        "process-fatal-signal",
+        {"ompi_signal": "Aborted"},
+    ),
+    # https://github.com/NVIDIA/srt-slurm/pull/307
+    (
+        "ls: cannot access '/dev/nvidia-caps-imex-channels/': No such file or directory",
+        "imex-error",
+        {},
+    ),
+    # https://github.com/GoogleCloudPlatform/cluster-toolkit/issues/3032
+    (
+        "NCCL INFO Call to connect returned Connection refused, retrying",
+        "nccl-error",
+        {"connect_retry": "Call to connect returned Connection refused, retrying"},
+    ),
+    # https://github.com/meta-pytorch/torchcomms/pull/160
+    (
+        "E0108 10:38:38.120491 1479096 CtranIb.cc:831] CTRAN ERROR CTRAN-IB: buffer r"
+        "egistration failed: buf = 0x640000000, len = 4294967296, dmaBufSupport = tru"
+        "e, NCCL_CTRAN_IB_DMABUF_ENABLE = true, useDmaBuf = true",
+        "nccl-error",
+        {},
+    ),
+    # https://github.com/GoogleCloudPlatform/lustre-csi-driver/issues/104
+    (
+        "E0613 15:46:25.752890       1 utils.go:58] GRPC call: /csi.v1.Node/NodeStage"
+        'Volume, GRPC error: rpc error: code = Internal desc = Could not mount "10.15'
+        '3.32.6@tcp:/lfs" at "/var/lib/kubelet/plugins/kubernetes.io/csi/lustre.csi.s'
+        "torage.gke.io/14e07e8ff4d214625dafbaeb59b3539ebbd9f16c83349bdb8c3922f342a5fd"
+        'a2/globalmount" on node gke-tg230000-dgxc-runai--customer-cpu-cf1e15cb-m75c:'
+        " mount failed: exit status 5",
+        "shared-filesystem-error",
+        {"csi_call": "NodeStageVolume"},
+    ),
+    # https://github.com/GoogleCloudPlatform/lustre-csi-driver/issues/104
+    (
+        "Is the MGS running?",
+        "shared-filesystem-error",
+        {},
+    ),
+    # https://github.com/weka/csi-wekafs/issues/616
+    (
+        "1997683.557101] wekafsio: [wekafs_make_superblock:711] Invalid container spe"
+        "cified for mount !!",
+        "shared-filesystem-error",
+        {},
+    ),
+    # https://github.com/aws/sagemaker-hyperpod-cli/issues/367
+    (
+        "2026/02/03 15:23:32 Error to get IB device: %v. No valid EFA devices found",
+        "k8s-device-plugin-error",
+        {"no_rdma": "No valid EFA devices found"},
+    ),
+    # https://github.com/wilicc/gpu-burn/issues/92
+    (
+        "what():  Error (gpu_burn-drv.cpp:298): system not yet initialized",
+        "fabric-manager-error",
+        {"cuda_not_ready": "system not yet initialized"},
+    ),
+    # https://github.com/linux-system-roles/hpc/pull/85
+    (
+        '"details": "IMEX domain status is DEGRADED (unhealthy) Check IMEX installati'
+        'on, configuration, domain and daemon status, and network connectivity.",',
+        "imex-error",
+        {"imex_domain": "DEGRADED"},
+    ),
+    # https://github.com/aws/aws-parallelcluster/pull/7022
+    (
+        "2025-09-22T19:10:18.027 [WARN] [PID:56460] [JOB:43] Skipping IMEX configurat"
+        "ion because system service nvidia-imex is not enabled",
+        "imex-error",
+        {},
+    ),
+    # https://github.com/NVIDIA/nccl/issues/1726
+    (
+        "ERROR 05-30 22:22:26 [worker_base.py:620] Error executing method 'init_devic"
+        "e'. This might cause deadlock in distributed execution.",
+        "inference-engine-dead",
+        {"worker_method": "init_device"},
+    ),
+    # https://github.com/TinyLLaVA/TinyLLaVA_Factory/issues/112
+    (
+        "Attribute arch of node cpu not found",
+        "nccl-error",
+        {},
+    ),
 ]
 
 
@@ -4483,3 +4599,22 @@ def test_unplaced_memory_windows_alert_only_for_a_devices_own_bars() -> None:
         "0000:48:00.0",
         "0000:7b:02.0",
     ]
+
+
+def test_a_module_loaded_without_its_symbols_versions_is_a_note() -> None:
+    # GPUDirect Storage's module built apart from the driver's (the kernel loads it, and
+    # taints): routine on a healthy A100 node's boot too (hfi1 in the Jean Zay dmesg).
+    from incidentbook.logs.analysis import line_severity
+    from incidentbook.logs.signatures import load_catalog, match
+
+    lines = [
+        # https://github.com/NVIDIA/gds-nvidia-fs/issues/72
+        "[  695.438116] nvidia_fs: no symbol version for nvidia_p2p_dma_unmap_pages",
+        # tests/logs/corpus/formats/dmesg_T/jean-zay-a100-node_dmesg-T.txt
+        "[Wed Mar  1 17:44:57 2023] hfi1: no symbol version for nvidia_p2p_get_pages",
+    ]
+    catalog = load_catalog()
+    got = match(pl.DataFrame({"message": lines}), catalog).select(
+        "signature", level=line_severity(catalog)
+    )
+    assert got.rows() == [("kernel-module-load-failed", "info")] * 2
