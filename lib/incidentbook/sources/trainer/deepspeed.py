@@ -11,9 +11,11 @@
         to 32768.0
 
 `step` and `skipped` are running totals (made per interval when dated); the timer's
-samples/s are the whole train batch's. Overflow and scale lines are events with their
-own time and no iteration: the loss scale at that moment, and one skipped step where
-the file has no `skipped=` totals to count them already. Every rank prints the fused
+samples/s are the whole train batch's, and its `global_step` counts from the job's start
+(after a resume, the `step=` line just before it says which step it is). Overflow and
+scale lines are events with their own time and no iteration: the loss scale at that
+moment, and one skipped step where the file has no `skipped=` totals to count them
+already. Every rank prints the fused
 optimizer's scale changes: identical events are one.
 
 DeepSpeed never prints the sequence length; the launch command (`--max_seq_len 512`,
@@ -77,6 +79,24 @@ def facts_from_text(text: TrainerText) -> dict[str, Fact]:
     return facts
 
 
+def _timer_steps(timer: pl.DataFrame, steps: pl.DataFrame) -> pl.DataFrame:
+    """The timer's lines with the step they report. The timer counts the engine's steps
+    since the job started (`global_step=5` after a resume), while `step=` carries on
+    from the checkpoint (`step=136005`): a timer line printed just after a `step=` line
+    (within three lines) is that step's."""
+    if timer.height == 0 or steps.height == 0:
+        return timer
+    paired = timer.join_asof(
+        steps.select("line", _step=pl.col("iteration"), _at=pl.col("line")),
+        on="line",
+        strategy="backward",
+    )
+    near = (pl.col("line") - pl.col("_at")) <= 3
+    return paired.with_columns(
+        iteration=pl.when(near).then(pl.col("_step")).otherwise(pl.col("iteration"))
+    ).drop("_step", "_at")
+
+
 def parse(text: TrainerText, ctx: Context) -> Parsed:
     where = text.path.name
     steps = _matches(text, _STEP, ["rank", "iteration", "skipped_total", "learning_rate"])
@@ -99,7 +119,7 @@ def parse(text: TrainerText, ctx: Context) -> Parsed:
         .filter(pl.col("iteration") > 0)
     )
     frames.append(
-        numbers(timer, ["samples_per_second"], "ds-timer").with_columns(
+        numbers(_timer_steps(timer, steps), ["samples_per_second"], "ds-timer").with_columns(
             pl.col("iteration").cast(pl.Int64)
         )
     )

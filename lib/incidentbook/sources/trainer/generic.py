@@ -52,6 +52,15 @@ _WORDS = r"step|iter(?:ation)?|num_updates|global_step|current_steps"
 _NAMED = r"[\"']?\s*[:=]?\s*[\"']?\d+"
 _BRACKET = r"\[\s*(\d+)\s*/\s*\d+\s*(?:\(\s*\d+%\))?\]"
 _LEADING = r"^\s*(\d+)\s*\|"
+# torchtune's bar: `epoch|step|Loss: X` (the global step second)
+_EPOCH_STEP = r"^\s*\d+\|(\d+)\|"
+# A tqdm bar after a trainer's own words (`1|2|Loss: 1.25:  0%|  | 2/1367 [05:03<49:53:19,
+# 131.58s/it, loss=1.2]`): its rate and postfix are made fields. Its count is not a step
+# (a bar counts an evaluation or a download as well): the trainer's words must say one.
+_TQDM = (
+    r"^(?P<desc>.*?):?\s*\d+%\|[^|]*\|\s*\d+/(?:\d+|\?)\s*"
+    r"\[[\d:]+<[\d:?]+,\s*(?P<rate>[\d.]+)\s*(?P<unit>s/it|it/s)(?:,\s*(?P<postfix>[^\]]*))?\]"
+)
 _OTHER = rf"\bUp\.\s*\d+|{_BRACKET}|{_LEADING}"
 # The step counter, in the order trusted: the optimizer's update count first (fairseq
 # prints the epoch's batch before it), then the first step, iteration or batch number.
@@ -61,6 +70,7 @@ _COUNTERS = (
     r"(?i)\bcurrent_steps\s*[:=]\s*(\d+)",
     r"(?i)\b(?:completed )?(?:step|iter(?:ation)?|batch)\b\s*[:=]?\s*(\d+)\b",
     r"\bUp\.\s*(\d+)\b",
+    _EPOCH_STEP,
     _BRACKET,
     _LEADING,
 )
@@ -251,12 +261,15 @@ def _blocks(lines: pl.DataFrame) -> pl.DataFrame:
     header = text.str.contains(_BLOCK_HEADER)
     indented = text.str.contains(_INDENTED)
     # A block is its header and the indented lines right under it (a line that is
-    # neither ends it).
-    marked = lines.with_columns(_header=header, _indented=indented).with_columns(
-        _run=(~pl.col("_indented")).cum_sum()
+    # neither ends it). Indented lines under no header are lines of their own (a log
+    # pasted into Markdown keeps the indentation of its code block).
+    marked = (
+        lines.with_columns(_header=header, _indented=indented)
+        .with_columns(_run=(~pl.col("_indented")).cum_sum())
+        .with_columns(_headed=pl.col("_header").first().over("_run"))
     )
     in_block = (
-        marked.filter(pl.col("_header") | pl.col("_indented"))
+        marked.filter(pl.col("_headed") & (pl.col("_header") | pl.col("_indented")))
         .group_by("_run", maintain_order=True)
         .agg(
             pl.col("line").first(),
@@ -269,7 +282,7 @@ def _blocks(lines: pl.DataFrame) -> pl.DataFrame:
         .select("line", "ts", "text", rank=launcher_rank(pl.col("_first")))
     )
     single = marked.filter(
-        ~pl.col("_header") & ~pl.col("_indented") & text.str.contains(_HEADER)
+        ~pl.col("_header") & ~(pl.col("_indented") & pl.col("_headed")) & text.str.contains(_HEADER)
     ).select("line", "ts", "text", rank=launcher_rank(text))
     return pl.concat([single, in_block]).sort("line")
 
@@ -449,7 +462,10 @@ def _from_clock(frame: pl.DataFrame) -> pl.DataFrame:
 def parse(text: TrainerText, ctx: Context) -> Parsed:
     where = text.path.name
     # JSON's quotes around names and values (fairseq's json log format) go first.
-    steps = _blocks(text.lines).with_columns(pl.col("text").str.replace_all('"', "", literal=True))
+    lines = text.lines.with_columns(
+        pl.col("text").str.replace(_TQDM, "${desc} | ${rate} ${unit} | ${postfix}")
+    )
+    steps = _blocks(lines).with_columns(pl.col("text").str.replace_all('"', "", literal=True))
     if text.incomplete and steps.height:
         steps = steps.filter(pl.col("line") != text.lines.get_column("line").max())
     line = pl.col("text")

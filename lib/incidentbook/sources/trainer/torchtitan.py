@@ -84,10 +84,15 @@ def parse(text: TrainerText, ctx: Context) -> Parsed:
         iteration=pl.col("text").str.extract(STEP, 1).cast(pl.Int64),
         rank=launcher_rank(pl.col("text")),
     )
-    # Fields are two spaces apart after `step: N`.
+    # Fields are two spaces apart after `step: N` (a value padded after its colon,
+    # `loss:  5.4076` in forks that align them, is brought back to one space first).
     numbers = key_values(
         lines.select(
-            pl.col("text").str.split_exact("step:", 1).struct.field("field_1").alias("text")
+            pl.col("text")
+            .str.split_exact("step:", 1)
+            .struct.field("field_1")
+            .str.replace_all(r":\s+", ": ")
+            .alias("text")
         ),
         _KEYS,
         "  ",
