@@ -462,9 +462,11 @@ def _from_clock(frame: pl.DataFrame) -> pl.DataFrame:
 def parse(text: TrainerText, ctx: Context) -> Parsed:
     where = text.path.name
     # JSON's quotes around names and values (fairseq's json log format) go first.
-    lines = text.lines.with_columns(
-        pl.col("text").str.replace(_TQDM, "${desc} | ${rate} ${unit} | ${postfix}")
-    )
+    lines = text.lines
+    if lines.select(pl.col("text").str.contains("%|", literal=True).any()).item():
+        lines = lines.with_columns(
+            pl.col("text").str.replace(_TQDM, "${desc} | ${rate} ${unit} | ${postfix}")
+        )
     steps = _blocks(lines).with_columns(pl.col("text").str.replace_all('"', "", literal=True))
     if text.incomplete and steps.height:
         steps = steps.filter(pl.col("line") != text.lines.get_column("line").max())
