@@ -17,6 +17,24 @@ REPO = Path(__file__).resolve().parents[1]
 SHARED = Path(os.environ.get("INCIDENTBOOK_SHARED", REPO.parent / "shared"))
 LIBRARY = REPO / "data" / "library"
 IN_CI = os.environ.get("CI", "").lower() in {"1", "true", "yes"}
+TRAINER_DATA = REPO / "tests" / "data" / "trainer"
+
+
+def trainer_rows(name: str, **trainer):
+    """A real trainer excerpt (tests/data/trainer) read as the trainer source reads it,
+    over all time: its dated rows that have an iteration, and its notes joined."""
+    from datetime import UTC, datetime
+
+    import polars as pl
+
+    from incidentbook.incident import TrainerSpec
+    from incidentbook.sources.trainer import TrainerLogSource
+    from incidentbook.window import TimeWindow
+
+    every = TimeWindow(start=datetime(2000, 1, 1, tzinfo=UTC), end=datetime(2030, 1, 1, tzinfo=UTC))
+    source = TrainerLogSource([TRAINER_DATA / name], trainer=TrainerSpec(**trainer))
+    got, notes = source.rows(every)
+    return got.filter(pl.col("iteration").is_not_null()), "\n".join(notes)
 
 
 CHROMIUM_ARGS = [

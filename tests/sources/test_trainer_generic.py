@@ -9,9 +9,8 @@ from datetime import UTC, datetime
 import polars as pl
 import pytest
 
-from conftest import REPO
-from incidentbook.incident import TrainerSpec
-from incidentbook.sources.trainer import TrainerLogSource, generic
+from conftest import REPO, trainer_rows
+from incidentbook.sources.trainer import generic
 from incidentbook.sources.trainer.base import Context, read_text
 from incidentbook.sources.trainer.read import formats_of, read_trainer_file
 from incidentbook.sources.trainer.timeline import Given
@@ -28,9 +27,7 @@ def parsed(name: str) -> pl.DataFrame:
 
 
 def rows(name: str, **trainer) -> tuple[pl.DataFrame, str]:
-    source = TrainerLogSource([DATA / name], trainer=TrainerSpec(**trainer))
-    got, notes = source.rows(ALL_TIME)
-    return got.filter(pl.col("iteration").is_not_null()), "\n".join(notes)
+    return trainer_rows(name, **trainer)
 
 
 @pytest.mark.parametrize(

@@ -8,20 +8,14 @@ from datetime import UTC, datetime
 import polars as pl
 import pytest
 
-from conftest import REPO
-from incidentbook.incident import TrainerSpec
-from incidentbook.sources.trainer import TrainerLogSource
-from incidentbook.window import TimeWindow
+from conftest import TRAINER_DATA, trainer_rows
 
-DATA = REPO / "tests" / "data" / "trainer"
-ALL_TIME = TimeWindow(start=datetime(2000, 1, 1, tzinfo=UTC), end=datetime(2030, 1, 1, tzinfo=UTC))
+DATA = TRAINER_DATA
 START = datetime(2025, 1, 1, tzinfo=UTC)
 
 
 def rows(name: str) -> tuple[pl.DataFrame, str]:
-    source = TrainerLogSource([DATA / name], trainer=TrainerSpec(start=START))
-    got, notes = source.rows(ALL_TIME)
-    return got.filter(pl.col("iteration").is_not_null()), "\n".join(notes)
+    return trainer_rows(name, start=START)
 
 
 @pytest.mark.parametrize(
