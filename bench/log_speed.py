@@ -40,6 +40,29 @@ def _timed(func, repeat: int) -> tuple[float, object]:
     return statistics.median(times), result
 
 
+def _widest_literals(frame, catalog, most: int = 3) -> str:
+    """The signatures whose prefilter literals the most lines hold: each such line is
+    then tried with the signature's regex, so a literal as common as a word slows `match`
+    (a signature whose literals cannot be worked out is tried on every line)."""
+    import polars as pl
+
+    from incidentbook.logs.signatures import holds_literal, required_literals
+
+    counts = []
+    for signature in catalog.signatures:
+        literals = required_literals(signature.pattern)
+        held = (
+            frame.height
+            if not literals
+            else frame.select(holds_literal(pl.col("message"), list(literals)).sum()).item()
+        )
+        counts.append((held, signature.id))
+    top = sorted(counts, reverse=True)[:most]
+    return "prefilter, lines holding a signature's literals: " + ", ".join(
+        f"{name} {held:,}" for held, name in top
+    )
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--repeat", type=int, default=3)
@@ -93,6 +116,7 @@ def main() -> None:
         f"mined {unknown.len():,} unmatched lines into {distinct} templates; "
         f"{lines - unknown.len():,} lines took a signature"
     )
+    print(_widest_literals(logs.frame, catalog))
     rate = lines / whole_s / 1e6
     report_goal(
         "11.6 log stage (read, match, mine)",
