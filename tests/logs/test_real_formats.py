@@ -41,6 +41,7 @@ def copied(tmp_path: Path, source: Path, name: str | None = None) -> Path:
 
 
 RAW_DMESG = {
+    "cloudinit_wrapped_journal_persistenced_api_mismatch.log",
     "rasdaemon_mce_dmesg.log",
     "habana_cpucp_timeout.log",
     "amdgpu_noretry_pagefault.log",
@@ -533,6 +534,16 @@ def test_messages_without_any_time_take_their_files_date(tmp_path):
         "argon_ipmi_sel_elist_tail.log",
         "jade_lustre_lnet_dmesg_T.log",
         "dcgm_exporter_compose_logfmt_fatal.log",
+        "skypilot_nccl_socket_abort.log",
+        "nccl_ib_completion_status12.log",
+        "nv_hostengine_profiling_getsamples.log",
+        "talos_kern_nvswitch_sxid_xid62.log",
+        "kubectl_describe_driver_backoff.log",
+        "cloudinit_wrapped_journal_persistenced_api_mismatch.log",
+        "nvidia_smi_table_power_err.log",
+        "sonic_switch_syslog_port_down_local_fault.log",
+        "ray_workerdict_torch_rank_nccl_watchdog.log",
+        "slurmstepd_pmix_errhandler_dgx.log",
     ],
 )
 def test_every_excerpt_is_read_whole(tmp_path, name):
@@ -701,3 +712,29 @@ def test_a_go_components_klog_level_in_the_journal(tmp_path):
     frame, report = read(path)
     assert report.files == {"journal.txt": "syslog-3164"}
     assert frame.sort("line").get_column("severity").to_list() == ["err", "info"]
+
+
+def test_skypilots_tags_are_a_launchers(tmp_path):
+    """SkyPilot tags a node's output (`(head, rank=0, pid=5634) `) and then the process
+    (`[nccl-e9ef-7d4f-0:3]:`): behind them NCCL's debug lines are read as NCCL's, with
+    the rank and the host the tags give (before, the file was an unknown format)."""
+    name = "skypilot_nccl_socket_abort.log"
+    frame, report = read(copied(tmp_path, EXCERPTS / name))
+    assert report.files == {name: "nccl"} and report.lost == 0
+    warn = frame.filter(pl.col("message").str.contains("socketStartConnect")).row(0, named=True)
+    assert (warn["rank"], warn["host"]) == (0, "nccl-e9ef-7d4f-0")
+    assert warn["severity"] == "warning"
+
+
+def test_a_table_with_no_diagnostics_results_keeps_its_lines(tmp_path):
+    """nvidia-smi's own table is shaped like `dcgmi diag`'s; with no diagnostic's results
+    in it, its rows are kept as they are (its rules skipped), so the catalog reads its
+    `ERR!` (before, every line was skipped as a diagnostic's layout)."""
+    name = "nvidia_smi_table_power_err.log"
+    frame, report = read(copied(tmp_path, EXCERPTS / name))
+    assert report.in_window == 3 and report.skipped == 2
+    catalog = load_catalog()
+    found = match(frame, catalog).with_columns(level=line_severity(catalog))
+    row = found.filter(pl.col("line") == 3).row(0, named=True)
+    assert row["source"] == "table"
+    assert (row["signature"], row["level"]) == ("gpu-monitoring-error", "warning")

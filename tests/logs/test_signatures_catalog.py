@@ -4239,6 +4239,43 @@ POSITIVES += [
         "nccl-error",
         {},
     ),
+    # The fourth blind set of excerpts (tests/logs/corpus/excerpts): a SONiC switch's port
+    # going down, systemd's older exit line, nccl-tests failing, nvidia-smi's ERR! power
+    # https://github.com/sonic-net/sonic-buildimage/issues/26839
+    (
+        "2026 Apr 16 10:57:07.006966 qspf215 NOTICE swss#orchagent: :- updatePortOper"
+        "Status: Port Ethernet0 oper state set from up to down",
+        "ethernet-link-down",
+        {"switch_port": "Ethernet0"},
+    ),
+    # https://github.com/sonic-net/sonic-buildimage/issues/26839
+    (
+        "2026 Apr 16 10:57:07.029453 qspf215 NOTICE swss#orchagent: :- updatePortErro"
+        "rStatus: Port Ethernet0 oper error event: mac_local_fault occurred",
+        "ethernet-link-down",
+        {"port_fault": "mac_local_fault"},
+    ),
+    # https://github.com/aws/amazon-ecs-ami/issues/256
+    (
+        "[  145.654511] cloud-init[3620]: Jun 11 08:11:04 ip-10-0-19-159.ec2.internal"
+        " systemd[1]: nvidia-persistenced.service: control process exited, code=exite"
+        "d status=1",
+        "systemd-unit-failed",
+        {"exit": "1"},
+    ),
+    # https://github.com/nebius/soperator/pull/296
+    (
+        '{"error":"exit status 3","level":"fatal","msg":"Failed to execute all_reduce'
+        '_perf","output":"',
+        "node-health-check-failed",
+        {"nccl_test": "all_reduce_perf"},
+    ),
+    # https://github.com/Azure/azhpc-diagnostics/issues/77
+    (
+        "| N/A   29C    P0   ERR! / 250W |    593MiB / 16160MiB |      0%      Default |",
+        "gpu-monitoring-error",
+        {},
+    ),
 ]
 
 

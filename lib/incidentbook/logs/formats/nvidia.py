@@ -288,14 +288,19 @@ def _diag_parse(lf: pl.LazyFrame, ctx: Context) -> pl.LazyFrame:
         .otherwise(pl.col("raw"))
     )
     keep = (failed | (warned & (pl.col("test") == "Warning"))).fill_null(False)
+    # A table with no diagnostic's results in it is another tool's (nvidia-smi's own
+    # table, say): its lines are kept as they are, for the catalog to read (`ERR!`),
+    # rather than skipped as a diagnostic's layout; only its rules are skipped.
+    other = ~(pl.col("_row") & pl.col("result").is_not_null()).fill_null(False).any().over("fid")
+    rule = pl.col("raw").str.contains(r"^\s*\+[-=+]+\+\s*$")
     return (
         t.with_columns(
             ts=pl.lit(None, pl.Datetime("us", "UTC")),
             host=pl.lit(None, pl.String),
             severity=pl.when(failed).then(pl.lit("err")).when(warned).then(pl.lit("warning")),
-            source=pl.lit("dcgmi-diag"),
+            source=pl.when(other).then(pl.lit("table")).otherwise(pl.lit("dcgmi-diag")),
             message=message,
-            status=pl.when(keep).then(pl.lit(INHERIT)).otherwise(pl.lit(SKIP)),
+            status=pl.when(keep | (other & ~rule)).then(pl.lit(INHERIT)).otherwise(pl.lit(SKIP)),
         )
         .select(*base, "ts", "host", "severity", "source", "message", "status")
         .lazy()

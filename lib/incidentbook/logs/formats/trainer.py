@@ -34,10 +34,16 @@ def _launcher(g, ctx):
             _int(g("pals_rank")),
             _int(g("bracket_rank")),
             _int(g("ray_rank")),
+            _int(g("sky_rank")),
         ),
         "local_rank": _int(g("local_rank")),
         "host": pl.coalesce(
-            g("pals_host"), g("pdsh_host"), g("ompi_host"), g("ray_ip"), g("raylet_ip")
+            g("pals_host"),
+            g("pdsh_host"),
+            g("ompi_host"),
+            g("tag_host"),
+            g("ray_ip"),
+            g("raylet_ip"),
         ),
         "ts": local_time(
             g("mpi_ts").str.replace("  ", " ", literal=True), "%a %b %d %H:%M:%S %Y", ctx

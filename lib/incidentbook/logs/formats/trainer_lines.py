@@ -21,7 +21,8 @@ from __future__ import annotations
 # after the others. Ray tags what its workers print with the actor and process
 # (`(RayTrainWorker pid=7315) `, `(MegatronPolicyWorker[rank=8] pid=3294808,
 # ip=10.109.19.209) `: the node's address when not the driver's own) and its node
-# manager's with `(raylet) `.
+# manager's with `(raylet) `; SkyPilot tags each node's (`(head, rank=0, pid=5634) `,
+# `(worker1, rank=1, pid=...) `) and then the node and its process (`[host:3]:`).
 LAUNCHER = (
     r"(?:"
     r"(?P<mpi_ts>[A-Z][a-z]{2} [A-Z][a-z]{2} [ \d]\d \d\d:\d\d:\d\d \d{4})?"
@@ -33,11 +34,13 @@ LAUNCHER = (
     r"|\((?:[^()\s]*?(?:\[rank=(?P<ray_rank>\d+)\])? )?pid=(?P<ray_pid>\d+)"
     r"(?:, ip=(?P<ray_ip>[^)\s]+))?\) "
     r"|\(raylet(?:, ip=(?P<raylet_ip>[^)\s]+))?\) "
+    r"|\((?:head|worker\d*), rank=(?P<sky_rank>\d+), pid=\d+\) "
     r"| *(?P<srun_rank>\d{1,6}): "
     r"|(?P<pdsh_host>[a-z][a-z0-9]*(?:-[a-z0-9]+)+(?:\.[a-z0-9-]+)*): "
     r")?"
     r"(?:\[rank(?P<rank>\d+)\]: ?"
-    r"| *\[(?P<role>[a-z_]+?)(?P<local_rank>\d+)\]:(?:\[rank(?P<rank2>\d+)\]: ?)?)?"
+    r"| *\[(?P<role>[a-z_]+?)(?P<local_rank>\d+)\]:(?:\[rank(?P<rank2>\d+)\]: ?)?"
+    r"|\[(?P<tag_host>[a-z][\w.-]*):(?P<tag_rank>\d+)\]:)?"
 )
 
 # --- iteration lines --------------------------------------------------------------------
