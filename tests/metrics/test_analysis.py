@@ -157,3 +157,23 @@ def test_rows_by_signal_are_each_signals_rows_in_order_sorted_or_not():
         for name, part in parts.items():
             assert part.equals(shuffled.filter(pl.col("signal") == name))
     assert rows_by_signal(frame.clear()) == {}
+
+
+def test_a_step_time_stands_in_for_throughput_a_log_does_not_give(tmp_path):
+    # A trainer whose log states a step time but no tokens/s (Keras, the vision toolkits):
+    # the primary signal, throughput, has no data; the step time stands in for it, so a
+    # slowdown is the verdict's symptom rather than "nothing to explain".
+    rng = np.random.default_rng(3)
+    step = 0.5 + rng.normal(0, 0.005, 720)
+    step[400:460] *= 1.8  # 30 min at 1.8x the step time
+    root = write_incident(tmp_path / "inc", [samples("trainer_step_time_seconds", step)])
+    analysis = investigate(root).analysis
+    assert analysis.primary == "step_time"
+    assert "'step_time', which measures the same another way, stands in" in analysis.notes[0]
+    assert "nothing to explain" not in analysis.diagnosis.verdict["summary"].lower()
+    assert any(f.signal == "step_time" and f.kind == "spike" for f in analysis.findings)
+    # with no stand-in's data either, the note says the primary has none
+    root = write_incident(tmp_path / "bare", [samples("node_load1", 1 + rng.normal(0, 0.01, 720))])
+    analysis = investigate(root).analysis
+    assert analysis.primary == "throughput"
+    assert analysis.notes[0] == "the primary signal 'throughput' has no data in the window"

@@ -509,6 +509,14 @@ def correlate(
     return [correlation(c, signals, psig) for c in ranked]
 
 
+def _standing_in(primary: str, cluster: pl.DataFrame, signals: dict[str, Signal]) -> str:
+    """The primary signal, or the first of its stand-ins with data when it has none."""
+    present = set(cluster.get_column("signal").unique().to_list())
+    if primary in present or primary not in signals:
+        return primary
+    return next((s for s in signals[primary].stand_in if s in present and s in signals), primary)
+
+
 def analyze(
     metrics: Metrics,
     signals: dict[str, Signal],
@@ -520,6 +528,8 @@ def analyze(
     window = metrics.window
     baseline = baseline or default_baseline(window)
     cluster = cluster_series(metrics.frame, signals)
+    asked = primary
+    primary = _standing_in(primary, cluster, signals)
     parts = rows_by_signal(metrics.frame)
     no_rows = metrics.frame.clear()
     flagged: dict[str, tuple[np.ndarray, np.ndarray]] = {}
@@ -641,7 +651,13 @@ def analyze(
             f"{found.routine} anomalies like those the baseline already shows (routine) were "
             "left out"
         )
-    if primary not in cluster.get_column("signal").unique().to_list():
+    if primary != asked:
+        notes.insert(
+            0,
+            f"the primary signal {asked!r} has no data in the window: {primary!r}, which "
+            "measures the same another way, stands in for it",
+        )
+    elif primary not in cluster.get_column("signal").unique().to_list():
         notes.insert(0, f"the primary signal {primary!r} has no data in the window")
     return Analysis(
         window=window,

@@ -115,6 +115,12 @@ class Signal(BaseModel):
         "spikes and shifts need only be significant against the series' noise; trends and "
         "outlier hosts need 10% of the level).",
     )
+    stand_in: tuple[str, ...] = Field(
+        (),
+        description="Signals that measure the same thing another way, first first: when "
+        "this one is the primary and has no data in the window, the first of them that has "
+        "stands in for it (a trainer's log that gives a step time but no tokens/s).",
+    )
     promql: str | None = None
     tensorboard: tuple[TensorBoardTag, ...] | None = Field(
         None, description="TensorBoard scalars that give it: alternatives, first present wins."
