@@ -52,3 +52,18 @@ def test_the_drafted_symptoms_say_the_baseline_in_its_unit():
     # a ratio's baseline was printed as '0 ratio', and the label lost its capitals
     assert "Model FLOPs utilisation fell 2 times" in text
     assert "away from its baseline of 41.5%." in text
+
+
+def test_one_anomaly_of_the_primary_is_said_in_its_own_words(tmp_path):
+    import numpy as np
+    from incidents import samples, write_incident
+
+    from incidentbook.record.draft import draft_symptoms
+
+    rng = np.random.default_rng(5)
+    values = 1000 + rng.normal(0, 5, 720)
+    values[400:460] *= 0.5  # one 30-minute drop
+    root = write_incident(tmp_path / "inc", [samples("trainer_tokens_per_second", values)])
+    text = draft_symptoms(investigate(root))
+    assert "1 times" not in text
+    assert "to be confirmed: Training throughput fell to 500 tokens/s against" in text

@@ -52,7 +52,9 @@ def draft_symptoms(inv: Investigation) -> str:
         f for f in inv.findings if f.signal == analysis.primary and f.kind in {"drop", "spike"}
     ]
     parts = []
-    if anomalies:
+    if len(anomalies) == 1:  # its own summary says it whole ("rose 1 times" would not)
+        parts.append(anomalies[0].summary + ".")
+    elif anomalies:
         depth = sorted(abs(f.magnitude) for f in anomalies)
         verb = "fell" if anomalies[0].kind == "drop" else "rose"
         parts.append(
