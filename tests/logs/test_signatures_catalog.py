@@ -4276,6 +4276,30 @@ POSITIVES += [
         "gpu-monitoring-error",
         {},
     ),
+    # A blind set of mostly benign lines (tests/logs/corpus, MANIFEST: Split): NCCL's IB
+    # transport under another name, c10d's client failing to reach the store, a GPU
+    # nvidia-smi will not reset
+    # https://github.com/NVIDIA/nccl/issues/1664
+    (
+        "NET/IBP:Got completion from peer 7.6.13.83<36315> with status=12 opcode=32698 "
+        "len=32696 vendor err 129 (Send)",
+        "nccl-ib-error",
+        {"ib_status": "12"},
+    ),
+    # https://github.com/NVIDIA-NeMo/Speech/issues/7351
+    (
+        "[W socket.cpp:601] [c10d] The client socket has failed to connect to "
+        "[ip-26-0-146-37]:22456 (errno: 22 - Invalid argument).",
+        "torch-distributed-store-error",
+        {"connect_failed": "[ip-26-0-146-37]:22456"},
+    ),
+    # https://github.com/NVIDIA/gpu-operator/issues/1606
+    (
+        'time="2025-08-19T11:17:47Z" level=error msg="\\nResetting GPU 00000000:00:04.0 is not '
+        'supported.\\n"',
+        "gpu-reset-required",
+        {"reset_failed": "Resetting GPU 00000000:00:04.0 is not supported"},
+    ),
 ]
 
 
