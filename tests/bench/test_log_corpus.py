@@ -92,13 +92,13 @@ def test_the_whole_corpus_keeps_its_figures(result):
     of another driver version, AER unable to find a source, cloud instances not launched,
     KFD's scheduler hanging, 5xx answers) and the twenty-third blind set's (IMEX, CUDA's
     `system not yet initialized`, NVLS memory NCCL cannot bind, glibc's heap aborts).
-    The twenty-fourth set, mostly benign lines, took it to 0.9504 on 2979 lines: one line
-    above the goal. The lines still missed name no family worth a signature, or carry a
-    label open to question (nvidia-peermem's `invalid context`, a Thunderbolt bridge's
-    window left unplaced, a hung task's detail line, which would count each hung task
-    twice)."""
+    The twenty-fourth set, mostly benign lines, took it to 0.9504 on 2979 lines, one line
+    above the goal; the kubelet's failed health probes, a family, to 0.9509. The lines
+    still missed name no family worth a signature, or carry a label open to question
+    (nvidia-peermem's `invalid context`, a Thunderbolt bridge's window left unplaced, a
+    hung task's detail line, which would count each hung task twice)."""
     catalog, readers = result["ways"]["catalog"], result["ways"]["readers"]
-    # Measured on the core corpus (dev and holdout, reach apart): catalog 0.9504, readers 0.9457.
+    # Measured on the core corpus (dev and holdout, reach apart): catalog 0.9509, readers 0.9462.
     assert catalog["total"]["recall"] >= 0.95
     assert readers["total"]["recall"] >= 0.9
     assert catalog["total"]["false_matches"] == readers["total"]["false_matches"] == 0

@@ -4300,6 +4300,20 @@ POSITIVES += [
         "gpu-reset-required",
         {"reset_failed": "Resetting GPU 00000000:00:04.0 is not supported"},
     ),
+    # the kubelet's health probe of a container failing: the network operator's driver not
+    # ready (https://github.com/Mellanox/network-operator/pull/318), a GPU operator pod
+    # (https://github.com/NVIDIA/gpu-operator/issues/388)
+    (
+        "Startup probe failed: ls: cannot access '/run/mellanox/drivers/.driver-ready': No such "
+        "file or directory",
+        "k8s-pod-failed",
+        {"probe": "Startup"},
+    ),
+    (
+        "Warning  Unhealthy     2m30s (x10 over 4m)  kubelet            Startup probe failed:",
+        "k8s-pod-failed",
+        {"probe": "Startup"},
+    ),
 ]
 
 
