@@ -544,6 +544,7 @@ def test_messages_without_any_time_take_their_files_date(tmp_path):
         "sonic_switch_syslog_port_down_local_fault.log",
         "ray_workerdict_torch_rank_nccl_watchdog.log",
         "slurmstepd_pmix_errhandler_dgx.log",
+        "srun_label_scream_illegal_address.log",
     ],
 )
 def test_every_excerpt_is_read_whole(tmp_path, name):
@@ -738,3 +739,17 @@ def test_a_table_with_no_diagnostics_results_keeps_its_lines(tmp_path):
     row = found.filter(pl.col("line") == 3).row(0, named=True)
     assert row["source"] == "table"
     assert (row["signature"], row["level"]) == ("gpu-monitoring-error", "warning")
+
+
+def test_srun_label_output_with_no_time_is_a_jobs_output(tmp_path):
+    """`srun --label` output is a job's: each line its task's (` 0: `, right-aligned to the
+    widest task id), dated by the file, whatever the task printed (before, unless a
+    logger's shape followed the label, the file was an unknown format and only the lines
+    a signature knows were kept)."""
+    name = "srun_label_scream_illegal_address.log"
+    frame, report = read(copied(tmp_path, EXCERPTS / name))
+    assert report.files == {name: "trainer"} and report.lost == 0
+    assert report.in_window == 9 and report.file_timed == 9
+    assert frame.get_column("rank").to_list() == [0] * 9
+    crash = frame.filter(pl.col("message").str.starts_with("terminate called")).row(0, named=True)
+    assert crash["ts"] == WRITTEN

@@ -129,6 +129,8 @@ UNTIMED = (
     r"\[\d+,\d+\]<std(?:out|err|diag)>:",
     r"\[[^\]\s@]+@\d+,\d+\]<std(?:out|err)>:",
     r"[A-Za-z][\w-]*(?:\.[\w-]+)*\d[\w.-]* \d{1,6}: ",
+    # srun --label's task id (right-aligned to the widest), then whatever the task printed
+    r" *\d{1,6}: \S",
     r"\[Rank \d+\] ",
     r"\[[\w.-]+:\d+\] ",
     r"Traceback \(most recent call last\):",
