@@ -9,6 +9,7 @@ when its lines count steps and name a loss, as most trainers print them:
     | train_inner | epoch 001:    100 / 1000 loss=9.5, wps=12345, ups=1.2, num_updates=100
     [step=100/739328]                        (then one `name=value` per indented line)
     [batch=100/1000]:                        (then one `name: value` per indented line)
+    1|2|Loss: 1.25:  0%| | 2/1367 [05:03<49:53:19, 131.58s/it]   (torchtune's tqdm bar)
 
 A line (with the indented `name: value` lines under it, for trainers that print a block
 per step) is cut into fields at `,` `|` `;` ` : ` tabs and runs of spaces; a field is a
@@ -28,7 +29,10 @@ throughput is kept apart from the job's (sources.trainer.timeline multiplies it 
 GPUs); a step time comes in seconds, from milliseconds where the unit or the name says
 so, from a rate of steps per second, or, where the lines' own times show the printed
 time spans the interval between lines, over the steps between them, or from the run's
-clock (`elapsed_time: 0:07:03`) by its growth over the steps.
+clock (`elapsed_time: 0:07:03`) by its growth over the steps. A tqdm bar's rate and
+postfix are fields of its line (its count is not a step: bars count evaluations and
+downloads too); indented lines under no block header are lines of their own (a log pasted
+into Markdown).
 """
 
 from __future__ import annotations
