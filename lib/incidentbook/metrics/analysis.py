@@ -509,9 +509,8 @@ def correlate(
     return [correlation(c, signals, psig) for c in ranked]
 
 
-def _standing_in(primary: str, cluster: pl.DataFrame, signals: dict[str, Signal]) -> str:
+def _standing_in(primary: str, present: set[str], signals: dict[str, Signal]) -> str:
     """The primary signal, or the first of its stand-ins with data when it has none."""
-    present = set(cluster.get_column("signal").unique().to_list())
     if primary in present or primary not in signals:
         return primary
     return next((s for s in signals[primary].stand_in if s in present and s in signals), primary)
@@ -528,8 +527,9 @@ def analyze(
     window = metrics.window
     baseline = baseline or default_baseline(window)
     cluster = cluster_series(metrics.frame, signals)
+    present = set(cluster.get_column("signal").unique().to_list())
     asked = primary
-    primary = _standing_in(primary, cluster, signals)
+    primary = _standing_in(primary, present, signals)
     parts = rows_by_signal(metrics.frame)
     no_rows = metrics.frame.clear()
     flagged: dict[str, tuple[np.ndarray, np.ndarray]] = {}
@@ -657,7 +657,7 @@ def analyze(
             f"the primary signal {asked!r} has no data in the window: {primary!r}, which "
             "measures the same another way, stands in for it",
         )
-    elif primary not in cluster.get_column("signal").unique().to_list():
+    elif primary not in present:
         notes.insert(0, f"the primary signal {primary!r} has no data in the window")
     return Analysis(
         window=window,

@@ -226,6 +226,7 @@ NVIDIA_SMI = LogFormat(
 # --- dcgmi diag ----------------------------------------------------------------------------
 
 _DIAG_ROW = r"^\|\s?(.*?)\s*\|\s?(.*?)\s*\|$"
+_DIAG_BORDER = r"\+[-=+]+\+$"  # a table's rule, `+----+----+`
 _DIAG_CATEGORY = r"^[|+]-+\s+(\w[\w ]*?)\s+-+\+"
 
 
@@ -292,7 +293,7 @@ def _diag_parse(lf: pl.LazyFrame, ctx: Context) -> pl.LazyFrame:
     # table, say): its lines are kept as they are, for the catalog to read (`ERR!`),
     # rather than skipped as a diagnostic's layout; only its rules are skipped.
     other = ~(pl.col("_row") & pl.col("result").is_not_null()).fill_null(False).any().over("fid")
-    rule = pl.col("raw").str.contains(r"^\s*\+[-=+]+\+\s*$")
+    rule = pl.col("raw").str.strip_chars().str.contains("^" + _DIAG_BORDER)
     return (
         t.with_columns(
             ts=pl.lit(None, pl.Datetime("us", "UTC")),
@@ -324,7 +325,7 @@ DCGMI_DIAG = LogFormat(
     (
         r"\$? ?dcgmi diag\b",
         r"Successfully ran diagnostic for group\.",
-        r"\+[-=+]+\+$",
+        _DIAG_BORDER,
         r"\|-+\s+\w[\w ]*?\s+-+\+",
         r"\|.*\|$",
     ),

@@ -15,8 +15,7 @@ samples/s are the whole train batch's, and its `global_step` counts from the job
 (after a resume, the `step=` line just before it says which step it is). Overflow and
 scale lines are events with their own time and no iteration: the loss scale at that
 moment, and one skipped step where the file has no `skipped=` totals to count them
-already. Every rank prints the fused
-optimizer's scale changes: identical events are one.
+already. Every rank prints the fused optimizer's scale changes: identical events are one.
 
 DeepSpeed never prints the sequence length; the launch command (`--max_seq_len 512`,
 `--seq-length`) or incident.yaml gives it.

@@ -49,6 +49,8 @@ SNIFF = (
     r"|^\s*Epoch \d+/\d+\s*\n\s*\d+s - \w+: "
 )
 _KEYS = {"loss": "loss", "lr": "learning_rate", "learningrate": "learning_rate"}
+_N = pl.col("n").cast(pl.Int64)  # the counter's steps (or samples) so far in the epoch
+_TOTAL = pl.col("total").cast(pl.Int64, strict=False)  # the epoch's, null for `Unknown`
 _UNIT = {"s": 1.0, "ms": 1e-3, "us": 1e-6}
 
 
@@ -77,11 +79,9 @@ def _training(steps: pl.DataFrame) -> pl.DataFrame:
     after its `Epoch` line. Bars after it and before the next `Epoch` line are
     `model.evaluate` or `predict`, whose counts are not steps; a `469/Unknown` line of an
     epoch whose end states its steps is that epoch seen before Keras knew its length."""
-    n = pl.col("n").cast(pl.Int64)
-    total = pl.col("total").cast(pl.Int64, strict=False)
-    ended = (n == total).fill_null(False).cast(pl.Int32)
+    ended = (_N == _TOTAL).fill_null(False).cast(pl.Int32)
     after_end = (ended.cum_sum() - ended).over("_seg") > 0
-    unknown = (pl.col("total") == "Unknown") & total.max().over("_seg").is_not_null()
+    unknown = (pl.col("total") == "Unknown") & _TOTAL.max().over("_seg").is_not_null()
     return steps.filter(~after_end & ~unknown)
 
 
@@ -103,9 +103,7 @@ def parse(text: TrainerText, ctx: Context) -> Parsed:
         steps.select(pl.col("rest").str.strip_prefix(" - ").alias("text")), _KEYS, " - "
     )
     numbers = fields.select(to_float(pl.col(c)).alias(c) for c in fields.columns)
-    body = pl.col("body")
-    n = pl.col("n").cast(pl.Int64)
-    total = pl.col("total").cast(pl.Int64, strict=False)
+    body, n, total = pl.col("body"), _N, _TOTAL
     of = total.max().over("_seg")  # the epoch's count of steps
     epoch_seconds = pl.coalesce(
         _per(body, "epoch"), _seconds(pl.col("elapsed"), pl.col("elapsed_unit"))
