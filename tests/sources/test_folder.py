@@ -161,6 +161,13 @@ def test_pack_overrides_replace_fields():
     assert pack.get("throughput").aggregate == "sum"
 
 
+def test_a_stand_in_the_pack_does_not_define_is_a_clear_error():
+    pack = load_pack("default", {"throughput": {"stand_in": ["step_time"]}})
+    assert pack.get("throughput").stand_in == ("step_time",)
+    with pytest.raises(SignalPackError, match=r"throughput's stand_in names 'stepp_time'"):
+        load_pack("default", {"throughput": {"stand_in": ["stepp_time"]}})
+
+
 @pytest.mark.parametrize(
     ("start", "end", "words"),
     [

@@ -168,6 +168,17 @@ class SignalPack(BaseModel):
     signals: dict[str, Signal]
 
     @model_validator(mode="after")
+    def _stand_ins_are_signals_of_the_pack(self) -> SignalPack:
+        for name, signal in self.signals.items():
+            unknown = [s for s in signal.stand_in if s not in self.signals]
+            if unknown:
+                raise ValueError(
+                    f"{name}'s stand_in names {', '.join(map(repr, unknown))}, which the pack "
+                    "does not define; name signals of this pack"
+                )
+        return self
+
+    @model_validator(mode="after")
     def _preference_of_each_signal(self) -> SignalPack:
         for name, signal in self.signals.items():
             if signal.prefer is None:
