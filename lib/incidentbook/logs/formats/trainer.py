@@ -25,26 +25,9 @@ def _int(expr: pl.Expr) -> pl.Expr:
 
 def _launcher(g, ctx):
     return {
-        "rank": pl.coalesce(
-            _int(g("rank")),
-            _int(g("rank2")),
-            _int(g("mpi_rank")),
-            _int(g("prte_rank")),
-            _int(g("srun_rank")),
-            _int(g("pals_rank")),
-            _int(g("bracket_rank")),
-            _int(g("ray_rank")),
-            _int(g("sky_rank")),
-        ),
+        "rank": pl.coalesce(*(_int(g(name)) for name in shapes.RANK_GROUPS)),
         "local_rank": _int(g("local_rank")),
-        "host": pl.coalesce(
-            g("pals_host"),
-            g("pdsh_host"),
-            g("ompi_host"),
-            g("tag_host"),
-            g("ray_ip"),
-            g("raylet_ip"),
-        ),
+        "host": pl.coalesce(*(g(name) for name in shapes.HOST_GROUPS)),
         "ts": local_time(
             g("mpi_ts").str.replace("  ", " ", literal=True), "%a %b %d %H:%M:%S %Y", ctx
         ),

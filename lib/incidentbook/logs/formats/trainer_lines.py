@@ -23,25 +23,80 @@ from __future__ import annotations
 # ip=10.109.19.209) `: the node's address when not the driver's own) and its node
 # manager's with `(raylet) `; SkyPilot tags each node's (`(head, rank=0, pid=5634) `,
 # `(worker1, rank=1, pid=...) `) and then the node and its process (`[host:3]:`).
-LAUNCHER = (
-    r"(?:"
-    r"(?P<mpi_ts>[A-Z][a-z]{2} [A-Z][a-z]{2} [ \d]\d \d\d:\d\d:\d\d \d{4})?"
-    r"\[(?P<mpi_job>\d+),(?P<mpi_rank>\d+)\]<(?:stdout|stderr|stddiag)>: ?"
-    r"|\[(?P<prte_ns>[^\]\s@]+)@(?P<prte_job>\d+),(?P<prte_rank>\d+)\]<(?:stdout|stderr)>: ?"
-    r"|(?P<pals_host>[A-Za-z][\w-]*(?:\.[\w-]+)*\d[\w.-]*) (?P<pals_rank>\d{1,6}): "
-    r"|\[(?P<bracket_rank>\d{1,6})\] "
-    r"|\[(?P<ompi_host>[\w.-]+):(?P<ompi_pid>\d+)\] "
-    r"|\((?:[^()\s]*?(?:\[rank=(?P<ray_rank>\d+)\])? )?pid=(?P<ray_pid>\d+)"
-    r"(?:, ip=(?P<ray_ip>[^)\s]+))?\) "
-    r"|\(raylet(?:, ip=(?P<raylet_ip>[^)\s]+))?\) "
-    r"|\((?:head|worker\d*), rank=(?P<sky_rank>\d+), pid=\d+\) "
-    r"| *(?P<srun_rank>\d{1,6}): "
-    r"|(?P<pdsh_host>[a-z][a-z0-9]*(?:-[a-z0-9]+)+(?:\.[a-z0-9-]+)*): "
-    r")?"
-    r"(?:\[rank(?P<rank>\d+)\]: ?"
-    r"| *\[(?P<role>[a-z_]+?)(?P<local_rank>\d+)\]:(?:\[rank(?P<rank2>\d+)\]: ?)?"
-    r"|\[(?P<tag_host>[a-z][\w.-]*):(?P<tag_rank>\d+)\]:)?"
+OUTER_TAGS: dict[str, str] = {
+    "mpirun": r"(?P<mpi_ts>[A-Z][a-z]{2} [A-Z][a-z]{2} [ \d]\d \d\d:\d\d:\d\d \d{4})?"
+    r"\[(?P<mpi_job>\d+),(?P<mpi_rank>\d+)\]<(?:stdout|stderr|stddiag)>: ?",
+    "prte": r"\[(?P<prte_ns>[^\]\s@]+)@(?P<prte_job>\d+),(?P<prte_rank>\d+)\]"
+    r"<(?:stdout|stderr)>: ?",
+    "pals": r"(?P<pals_host>[A-Za-z][\w-]*(?:\.[\w-]+)*\d[\w.-]*) (?P<pals_rank>\d{1,6}): ",
+    "bracket": r"\[(?P<bracket_rank>\d{1,6})\] ",
+    "ompi": r"\[(?P<ompi_host>[\w.-]+):(?P<ompi_pid>\d+)\] ",
+    "ray": r"\((?:[^()\s]*?(?:\[rank=(?P<ray_rank>\d+)\])? )?pid=(?P<ray_pid>\d+)"
+    r"(?:, ip=(?P<ray_ip>[^)\s]+))?\) ",
+    "raylet": r"\((?P<raylet>raylet)(?:, ip=(?P<raylet_ip>[^)\s]+))?\) ",
+    "skypilot": r"\((?:head|worker\d*), rank=(?P<sky_rank>\d+), pid=\d+\) ",
+    "srun": r" *(?P<srun_rank>\d{1,6}): ",
+    "pdsh": r"(?P<pdsh_host>[a-z][a-z0-9]*(?:-[a-z0-9]+)+(?:\.[a-z0-9-]+)*): ",
+}
+"""The tags a launcher puts first, by launcher (see LAUNCHER), in the order tried."""
+
+INNER_TAGS: dict[str, str] = {
+    "rank": r"\[rank(?P<rank>\d+)\]: ?",
+    # (NeMo-Run puts the job's name and node first: `job/0 [default3]:`)
+    "torchrun": r"(?:[\w.-]+/\d+ )?"
+    r" *\[(?P<role>[a-z_]+?)(?P<local_rank>\d+)\]:(?:\[rank(?P<rank2>\d+)\]: ?)?",
+    "skypilot-process": r"\[(?P<tag_host>[a-z][\w.-]*):(?P<tag_rank>\d+)\]:",
+}
+"""The tags that come alone or after an outer one: torchrun's and PyTorch's, SkyPilot's."""
+
+TAG_FAMILY: dict[str, str] = {
+    "mpi_rank": "mpirun",
+    "prte_rank": "prte",
+    "pals_rank": "pals",
+    "bracket_rank": "bracket",
+    "ompi_pid": "ompi",
+    "ray_pid": "ray",
+    "raylet": "raylet",
+    "sky_rank": "skypilot",
+    "srun_rank": "srun",
+    "pdsh_host": "pdsh",
+    "rank": "rank",
+    "local_rank": "torchrun",
+    "tag_rank": "skypilot-process",
+}
+"""A group each family's tag always fills: which launcher tagged a line."""
+
+RANK_GROUPS = (
+    "rank",
+    "rank2",
+    "mpi_rank",
+    "prte_rank",
+    "srun_rank",
+    "pals_rank",
+    "bracket_rank",
+    "ray_rank",
+    "sky_rank",
 )
+"""The groups that hold a line's global rank, the most telling first (torchrun's own
+`[default3]:` is a local rank: `local_rank`)."""
+
+HOST_GROUPS = ("pals_host", "pdsh_host", "ompi_host", "tag_host", "ray_ip", "raylet_ip")
+"""The groups that name the line's host (or its address)."""
+
+
+def launcher(families: tuple[str, ...] | None = None) -> str:
+    """The launcher prefix as one optional regex: an outer tag, then an inner one, each
+    of `families` (None: all of them)."""
+
+    def alternatives(tags: dict[str, str]) -> str:
+        chosen = [p for f, p in tags.items() if families is None or f in families]
+        return "(?:" + "|".join(chosen) + ")?" if chosen else ""
+
+    return alternatives(OUTER_TAGS) + alternatives(INNER_TAGS)
+
+
+LAUNCHER = launcher()
+
 
 # --- iteration lines --------------------------------------------------------------------
 

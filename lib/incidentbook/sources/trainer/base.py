@@ -13,12 +13,15 @@ from __future__ import annotations
 
 import re
 import zlib
+from collections import Counter
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from datetime import datetime, timedelta
 from pathlib import Path
 
 import polars as pl
+
+from incidentbook.logs.formats import trainer_lines as shapes
 
 UTC_US = pl.Datetime("us", "UTC")
 
@@ -122,10 +125,11 @@ class Context:
 class TrainerText:
     """A text file's lines, cleaned, each with the time it starts with (if any).
 
-    `lines`: line (1-based physical line), text (ANSI colours removed, one row per
-    carriage-return piece of a tqdm-joined line), ts (UTC, from the line's own leading
-    timestamp or a Megatron-style `datetime:` stamp; local times read in the context's
-    zone).
+    `lines`: line (1-based physical line), text (ANSI colours and launchers' tags
+    removed, one row per carriage-return piece of a tqdm-joined line), ts (UTC, from the
+    line's own leading timestamp, a Megatron-style `datetime:` stamp or mpirun's
+    `--timestamp-output`; local times read in the context's zone), rank and host (what a
+    launcher's tag says, else null).
     """
 
     path: Path
@@ -165,24 +169,97 @@ class TrainerFormat:
 HEAD_BYTES = 1 << 20
 
 ANSI = r"\x1b\[[0-9;?]*[A-Za-z]"
-# A launcher's rank tag (torchrun --tee: `[rank3]:`, `[default7]:`; srun -l: `3: `; Open
-# MPI's and Ray's, below), then
-# the logger's prefix. Markdown-pasted logs keep their indentation (spaces, U+3000).
-LAUNCHER = (
-    r"^[\s\u3000]*"
-    # Open MPI's `--tag-output` (`[1,0]<stdout>:`: the job, then the rank) and Ray's tag of
-    # what its workers print (`(RayTrainWorker pid=7315) `, with `[rank=N]` in newer Ray)
-    r"(?:\[\d+,(?P<mpi_rank>\d+)\]<(?:stdout|stderr|stddiag)>: ?"
-    r"|\((?:[^()\s]*?(?:\[rank=(?P<ray_rank>\d+)\])? )?pid=\d+(?:, ip=[^)\s]+)?\) )?"
-    # (NeMo-Run puts the job's name and node before torchrun's tag: `job/0 [default3]:`)
-    r"(?:\[rank(?P<launch_rank>\d+)\]:|(?:\S+/\d+ )?\[default(?P<default_rank>\d+)\]:"
-    r"|(?P<srun_rank>\d+): )?"
+INDENT = r"[ \t\u3000]*"
+"""Logs pasted into Markdown keep their code block's indentation (spaces, U+3000)."""
+
+# Launchers' tags (torchrun's `[default3]:`, srun --label's `3: `, mpirun's, Ray's, PALS's,
+# pdsh's: logs.formats.trainer_lines, the grammar the log readers use too) are taken off
+# each line before any parser reads it, and kept as the line's rank and host. Those that
+# could be a trainer's own words at a line's start (a bare `12: `, a dashed `name: `,
+# `[12] `) count only in a file where they start a good share of the lines.
+ALWAYS_TAGS = (
+    "mpirun",
+    "prte",
+    "ray",
+    "raylet",
+    "skypilot",
+    "rank",
+    "torchrun",
+    "skypilot-process",
 )
+TAG_SHARE = 0.1
+
+
+def launcher_families(head: str) -> tuple[str, ...]:
+    """The launchers whose tags a file's lines carry: those of ALWAYS_TAGS seen at all, the
+    others where they start at least TAG_SHARE of the head's non-blank lines."""
+    pattern = re.compile(INDENT + "(?:" + shapes.LAUNCHER + ")")
+    seen: Counter[str] = Counter()
+    lines = 0
+    for line in head.splitlines():
+        if not line.strip():
+            continue
+        lines += 1
+        found = pattern.match(line)
+        if found and found.group(0).strip():
+            groups = found.groupdict()
+            seen.update(f for g, f in shapes.TAG_FAMILY.items() if groups.get(g) is not None)
+    return tuple(sorted(f for f, n in seen.items() if f in ALWAYS_TAGS or n >= TAG_SHARE * lines))
+
+
+def untagged(head: str, families: tuple[str, ...]) -> str:
+    """`head` with the launchers' tags taken off its lines, as read_text takes them off."""
+    if not families:
+        return head
+    pattern = re.compile("^" + INDENT + shapes.launcher(families), re.MULTILINE)
+    return pattern.sub(lambda m: "" if m.group(0).strip() else m.group(0), head)
+
+
+def _tags(frame: pl.DataFrame, families: tuple[str, ...], ctx: Context) -> pl.DataFrame:
+    """The lines with their launcher tags taken off `text`, and `rank`, `host` and
+    `tagged_ts` (mpirun --timestamp-output's time) from them."""
+    pattern = "^(?P<_tag>" + INDENT + shapes.launcher(families) + ")"
+    names = re.compile(pattern).groupindex
+    g = pl.col("_g")
+
+    def field(name: str) -> pl.Expr:
+        return g.struct.field(name)
+
+    ranks = [field(n) for n in (*shapes.RANK_GROUPS, "local_rank") if n in names]
+    hosts = [field(n) for n in shapes.HOST_GROUPS if n in names]
+    tag = field("_tag")
+    when = (
+        localise(
+            field("mpi_ts")
+            .str.replace("  ", " ", literal=True)
+            .str.to_datetime("%a %b %d %H:%M:%S %Y", time_unit="us", strict=False),
+            ctx.tz,
+        )
+        if "mpi_ts" in names
+        else pl.lit(None, UTC_US)
+    )
+    return (
+        frame.with_columns(_g=pl.col("text").str.extract_groups(pattern))
+        .with_columns(
+            text=pl.when(tag.str.strip_chars() != "")
+            .then(pl.col("text").str.slice(tag.str.len_chars()))
+            .otherwise(pl.col("text")),
+            rank=pl.coalesce(ranks).cast(pl.Int64, strict=False)
+            if ranks
+            else pl.lit(None, pl.Int64),
+            host=pl.coalesce(hosts) if hosts else pl.lit(None, pl.String),
+            tagged_ts=when.cast(UTC_US),
+        )
+        .drop("_g")
+    )
+
+
 _LEADING_TS = (
     # torchtitan's `[titan] `, transformers' `[INFO|trainer.py:1143] `, NeMo's `[NeMo W `,
     # dllogger's `DLL ` (NVIDIA's DeepLearningExamples) or a level word (a cloud log
-    # export's `INFO 2025-09-09T16:10:21.372601224Z`) before the time.
-    LAUNCHER + r"[\s\u3000]*(?:\[titan\]\s*|\[[A-Z]+\|[\w.]+:\d+\]\s*|\[NeMo [A-Z] |DLL "
+    # export's `INFO 2025-09-09T16:10:21.372601224Z`) before the time (launchers' tags are
+    # off the lines already: see _tags).
+    r"^[\s\u3000]*(?:\[titan\]\s*|\[[A-Z]+\|[\w.]+:\d+\]\s*|\[NeMo [A-Z] |DLL "
     r"|(?:DEBUG|INFO|NOTICE|WARNING|WARN|ERROR|CRITICAL) )?(?:"
     r"\[?(?P<iso>\d{4}[-/]\d\d[-/]\d\d[ T]\d\d:\d\d:\d\d(?:[.,]\d+)?)"
     r"|(?P<us>\d\d/\d\d/\d{4} \d\d:\d\d:\d\d)"
@@ -274,13 +351,10 @@ def _dated(frame: pl.DataFrame, ctx: Context) -> pl.Series:
     return g.select(pl.coalesce(parts).cast(UTC_US).alias("ts")).to_series()
 
 
-def launcher_rank(text: pl.Expr) -> pl.Expr:
-    """The rank a launcher tagged the line with (`[rank3]:`, `[default7]:`, `3: `,
-    `[1,3]<stdout>:`, `(RayTrainWorker[rank=3] pid=7315) `)."""
-    g = text.str.extract_groups(LAUNCHER)
-    return pl.coalesce(
-        *(g.struct.field(f"{k}_rank") for k in ("launch", "default", "srun", "mpi", "ray"))
-    ).cast(pl.Int64)
+def sniffable(head: str) -> str:
+    """A file's head as formats sniff it: colours and launchers' tags taken off."""
+    head = re.sub(ANSI, "", head)
+    return untagged(head, launcher_families(head))
 
 
 def read_text(path: Path, ctx: Context) -> TrainerText:
@@ -307,7 +381,20 @@ def read_text(path: Path, ctx: Context) -> TrainerText:
     if "\x1b" in text:
         frame = frame.with_columns(pl.col("text").str.replace_all(ANSI, ""))
     frame = frame.select(pl.col("line").cast(pl.Int64), "text")
-    frame = frame.with_columns(_dated(frame, ctx))
+    families = launcher_families(re.sub(ANSI, "", text[:HEAD_BYTES]))
+    if families:
+        frame = _tags(frame, families, ctx)
+    else:
+        frame = frame.with_columns(
+            rank=pl.lit(None, pl.Int64),
+            host=pl.lit(None, pl.String),
+            tagged_ts=pl.lit(None, UTC_US),
+        )
+    frame = (
+        frame.with_columns(_dated(frame, ctx))
+        .with_columns(ts=pl.coalesce("ts", "tagged_ts"))
+        .drop("tagged_ts")
+    )
     return TrainerText(path, frame, lossy, incomplete, text[:HEAD_BYTES])
 
 

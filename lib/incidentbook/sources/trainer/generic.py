@@ -46,7 +46,6 @@ from incidentbook.sources.trainer.base import (
     Parsed,
     TrainerFormat,
     TrainerText,
-    launcher_rank,
     records,
 )
 
@@ -278,16 +277,15 @@ def _blocks(lines: pl.DataFrame) -> pl.DataFrame:
         .agg(
             pl.col("line").first(),
             pl.col("ts").first(),
-            pl.col("text").first().alias("_first"),
             pl.col("_header").first(),
             text=pl.col("text").str.strip_chars().str.join(" | "),
         )
         .filter(pl.col("_header"))
-        .select("line", "ts", "text", rank=launcher_rank(pl.col("_first")))
+        .select("line", "ts", "text")
     )
     single = marked.filter(
         ~pl.col("_header") & ~(pl.col("_indented") & pl.col("_headed")) & text.str.contains(_HEADER)
-    ).select("line", "ts", "text", rank=launcher_rank(text))
+    ).select("line", "ts", "text")
     return pl.concat([single, in_block]).sort("line")
 
 
@@ -442,7 +440,9 @@ def _per_step(frame: pl.DataFrame, where: str) -> tuple[pl.DataFrame, list[str]]
         per_interval=(spacing / pl.col("step_time")).filter(gap > 1).median(),
     ).row(0, named=True)
     per_step, per_interval = ratio["per_step"], ratio["per_interval"]
-    if per_step is None or per_interval is None:
+    # (lines timed to the second that share one, as mpirun's stamps do for fast steps,
+    # have no spacing to compare with)
+    if not (per_step and per_interval and per_step > 0 and per_interval > 0):
         return frame, []
     # Only when the lines say so clearly: the interval within a third of the spacing, a
     # step's time off it by twice or more (lines that contradict themselves are left).
@@ -499,9 +499,9 @@ def parse(text: TrainerText, ctx: Context) -> Parsed:
         .with_columns(pl.lit(None, pl.Float64).alias(c) for c in _COLUMNS if c not in wide.columns)
         .select(_COLUMNS)
     )
-    frame = pl.concat(
-        [steps.select("line", "ts", "iteration", "rank"), numbers], how="horizontal"
-    ).filter(pl.any_horizontal(pl.col(c).is_not_null() for c in _COLUMNS))
+    frame = pl.concat([steps.select("line", "ts", "iteration"), numbers], how="horizontal").filter(
+        pl.any_horizontal(pl.col(c).is_not_null() for c in _COLUMNS)
+    )
     frame, notes = _per_step(_from_clock(frame), where)
     if unread:
         notes.append(

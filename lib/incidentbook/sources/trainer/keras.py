@@ -24,13 +24,11 @@ from __future__ import annotations
 import polars as pl
 
 from incidentbook.sources.trainer.base import (
-    LAUNCHER,
     Context,
     Parsed,
     TrainerFormat,
     TrainerText,
     key_values,
-    launcher_rank,
     records,
     to_float,
     unreadable,
@@ -88,8 +86,7 @@ def _training(steps: pl.DataFrame) -> pl.DataFrame:
 def parse(text: TrainerText, ctx: Context) -> Parsed:
     where = text.path.name
     lines = text.lines.with_columns(
-        body=pl.col("text").str.replace_all("\x08", "", literal=True).str.replace(LAUNCHER, ""),
-        rank=launcher_rank(pl.col("text")),
+        body=pl.col("text").str.replace_all("\x08", "", literal=True),
     ).with_columns(_epoch=pl.col("body").str.extract(_EPOCH, 1).cast(pl.Int64))
     lines = lines.with_columns(
         _seg=pl.col("_epoch").is_not_null().cum_sum(),

@@ -31,7 +31,6 @@ from incidentbook.sources.trainer.base import (
     TrainerFormat,
     TrainerText,
     key_values,
-    launcher_rank,
     records,
     to_float,
     unreadable,
@@ -140,7 +139,6 @@ def parse(text: TrainerText, ctx: Context) -> Parsed:
         "line",
         "ts",
         iteration=pl.col("text").str.extract(ITERATION, 1).cast(pl.Int64),
-        rank=launcher_rank(pl.col("text")),
         complete=pl.col("text").str.strip_chars_end().str.ends_with("|"),
     )
     numbers = _fields(joined)

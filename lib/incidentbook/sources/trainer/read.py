@@ -7,7 +7,6 @@ DeepSpeed's overflow lines in one file), and their records are dated together.
 
 from __future__ import annotations
 
-import re
 from dataclasses import dataclass, field
 from datetime import datetime
 from pathlib import Path
@@ -16,7 +15,6 @@ import polars as pl
 
 from incidentbook.registry import Registry, instance_of
 from incidentbook.sources.trainer.base import (
-    ANSI,
     ITERATION_METRIC,
     QUANTITIES,
     Context,
@@ -24,6 +22,7 @@ from incidentbook.sources.trainer.base import (
     TrainerFormat,
     read_head,
     read_text,
+    sniffable,
 )
 from incidentbook.sources.trainer.timeline import Given, Placed, place_records
 
@@ -79,7 +78,7 @@ def formats_of(path: Path) -> list[TrainerFormat]:
         key = (str(path), st.st_ino, st.st_size, st.st_mtime_ns, formats)
         if key in _SNIFFED:
             return list(_SNIFFED[key])
-    head = re.sub(ANSI, "", read_head(path))
+    head = sniffable(read_head(path))
     # A generic reader stands in only for a trainer no format of its own knows (and is
     # not even tried otherwise: its sniff is the slowest).
     found = _recognising(path, head, fallback=False) or _recognising(path, head, fallback=True)
@@ -135,7 +134,7 @@ def read_trainer_file(
         # The formats that recognised the file read no number from it (a NeMo log has
         # Megatron's `iteration N/M |` without Megatron's fields): a generic reader that
         # recognises it reads it instead.
-        head = re.sub(ANSI, "", text.head)
+        head = sniffable(text.head)
         for fmt in _recognising(path, head, fallback=True):
             if not fmt.text or fmt in formats:
                 continue
@@ -145,6 +144,8 @@ def read_trainer_file(
                 parsed = Parsed(got.records, got.facts, got.starts, [*notes, *got.notes])
                 formats = [fmt]
                 break
+    if text is not None:
+        parsed.records = _with_tags(parsed.records, text.lines)
     anchors = (
         text.lines.filter(pl.col("ts").is_not_null()).select("line", "ts")
         if text is not None
@@ -157,6 +158,19 @@ def read_trainer_file(
     if text is not None and text.incomplete:
         notes.insert(0, f"{where}: the last line is cut short (the file was being written)")
     return TrainerFile(path, [f.name for f in formats], placed.rows, notes, placed.last)
+
+
+def _with_tags(records: pl.DataFrame, lines: pl.DataFrame) -> pl.DataFrame:
+    """Records with the rank and host their line's launcher tag states, where the parser
+    read none of its own."""
+    tags = lines.group_by("line").agg(
+        _rank=pl.col("rank").drop_nulls().first(), _host=pl.col("host").drop_nulls().first()
+    )
+    return (
+        records.join(tags, on="line", how="left", maintain_order="left")
+        .with_columns(rank=pl.coalesce("rank", "_rank"), host=pl.coalesce("host", "_host"))
+        .drop("_rank", "_host")
+    )
 
 
 def raw_samples(rows: pl.DataFrame, host: pl.Expr, origin: str) -> pl.LazyFrame:

@@ -26,7 +26,6 @@ from incidentbook.sources.trainer.base import (
     TrainerFormat,
     TrainerText,
     key_values,
-    launcher_rank,
     records,
     to_float,
     unreadable,
@@ -82,7 +81,6 @@ def parse(text: TrainerText, ctx: Context) -> Parsed:
         "line",
         "ts",
         iteration=pl.col("text").str.extract(STEP, 1).cast(pl.Int64),
-        rank=launcher_rank(pl.col("text")),
     )
     # Fields are two spaces apart after `step: N` (a value padded after its colon,
     # `loss:  5.4076` in forks that align them, is brought back to one space first).
@@ -98,7 +96,7 @@ def parse(text: TrainerText, ctx: Context) -> Parsed:
         "  ",
     )
     parsed = numbers.select(to_float(pl.col(c).str.strip_suffix("%")).alias(c) for c in _FIELDS)
-    frame = pl.concat([raw.select("line", "ts", "iteration", "rank"), parsed], how="horizontal")
+    frame = pl.concat([raw.select("line", "ts", "iteration"), parsed], how="horizontal")
     frame = frame.with_columns(kind=pl.lit("torchtitan"), mfu=pl.col("mfu_percent") / 100)
     starts = text.lines.filter(pl.col("text").str.contains(_START)).get_column("line")
     return Parsed(
