@@ -4316,6 +4316,299 @@ POSITIVES += [
     ),
 ]
 
+POSITIVES += [
+    # Families widened for the blind sets of MANIFEST's entries 2980-3199 (each line from the
+    # source named above it, verbatim).
+    # https://github.com/verl-project/verl/issues/108
+    (
+        "[Service thread] Error encountered progressing operation=Connect, res=3, closing "
+        "connection",
+        "nccl-error",
+        {},
+    ),
+    # https://github.com/vllm-project/vllm/issues/20170
+    (
+        "(VllmWorker rank=3 pid=226) ERROR 06-26 23:10:17 [multiproc_executor.py:527] "
+        "WorkerProc hit an exception.",
+        "inference-engine-dead",
+        {},
+    ),
+    # https://github.com/deepspeedai/Megatron-DeepSpeed/issues/207
+    (
+        "../aten/src/ATen/native/cuda/Indexing.cu:1141: indexSelectLargeIndex: block: "
+        "[615,0,0], thread: [121,0,0] Assertion `srcIndex < srcSelectDimSize` failed.",
+        "cuda-error",
+        {},
+    ),
+    # https://github.com/sgl-project/sglang/issues/20010
+    (
+        "[2026-03-06 00:37:19] SIGQUIT received. signum=None, frame=None. It usually means "
+        "one child failed.",
+        "inference-engine-dead",
+        {},
+    ),
+    # https://github.com/ray-project/ray/pull/63807
+    (
+        "(TrainController pid=79312) The actor died because its node has died. Node Id: "
+        "b157c93de9603b1458ae4bd22668b46a4f0ae249bf9467072ba6fd45",
+        "trainer-crash",
+        {},
+    ),
+    # https://github.com/ray-project/ray/pull/63807
+    (
+        "(TrainController pid=79312) Graceful shutdown of backend failed. This is expected "
+        "if one of the workers has crashed.",
+        "trainer-crash",
+        {},
+    ),
+    # https://github.com/ray-project/ray/issues/53123
+    (
+        "2025-06-19 10:35:10,319 ERROR tune_controller.py:1331 -- Trial task failed for "
+        "trial XGBoostTrainer_e82c1_00000",
+        "trainer-crash",
+        {},
+    ),
+    # https://github.com/vllm-project/vllm-ascend/issues/2948
+    (
+        "(EngineCore_DP0 pid=289378) ERROR 09-19 12:43:07 [multiproc_executor.py:149] Worker "
+        "proc VllmWorker-3 died unexpectedly, shutting down executor.",
+        "inference-engine-dead",
+        {},
+    ),
+    # https://github.com/pytorch/pytorch/issues/114097
+    (
+        "W0823 16:54:02.337000 139733055988160 "
+        "torch/distributed/elastic/agent/server/api.py:688] Received Signals.SIGTERM death "
+        "signal, shutting down workers",
+        "trainer-crash",
+        {},
+    ),
+    # https://github.com/NVIDIA-NeMo/Speech/issues/12203
+    (
+        "i.pretrain/0 I0215 08:29:11.027000 485 "
+        "torch/distributed/elastic/multiprocessing/errors/__init__.py:368] ('local_rank %s "
+        "FAILED with no error file. Decorate your entrypoint fn with @record for traceback "
+        "info. See: https://pytorch.org/docs/stable/elastic/errors.html', 0)",
+        "trainer-crash",
+        {},
+    ),
+    # https://github.com/sgl-project/sglang/issues/2561
+    (
+        "[W1226 15:35:11.626067741 socket.cpp:752] [c10d] The client socket cannot be "
+        "initialized to connect to [sws-8h100grid-05.mpi-sws.org]:8000 (errno: 97 - Address "
+        "family not supported by protocol).",
+        "torch-distributed-store-error",
+        {},
+    ),
+    # https://github.com/ROCm/ROCR-Runtime/issues/180
+    (
+        "[  308.545803] [drm] VRAM is lost due to GPU reset!",
+        "amdgpu-fault",
+        {},
+    ),
+    # https://github.com/ROCm/clr/issues/55
+    (
+        "[52736.442595] [drm] psp gfx command UNLOAD_TA(0x2) failed and response status is (0x117)",
+        "amdgpu-fault",
+        {},
+    ),
+    # https://github.com/ROCm/legacy-rocm-build/issues/5999
+    (
+        "amdgpu 0000:04:00.0: amdgpu: GCVM_L2_PROTECTION_FAULT_STATUS:0x00040A40",
+        "amdgpu-fault",
+        {},
+    ),
+    # https://forum.proxmox.com/threads/dgx-b300-gpu-passthrough-on-proxmox-pci-device-visible-but-nvidia-driver-cannot-initialize.179366/post-832543
+    (
+        "NVRM: This PCI I/O region assigned to your NVIDIA device is invalid",
+        "gpu-init-failure",
+        {},
+    ),
+    # https://itgui.de/commands/xfs.html
+    (
+        "XFS (loop0): Metadata CRC error detected at xfs_agi_read_verify+0xcb/0xf0 [xfs], "
+        "xfs_agi block 0x2",
+        "local-filesystem-error",
+        {},
+    ),
+    # https://github.com/ROCm/legacy-rocm-build/issues/3712
+    (
+        "[   16.324081] amdgpu 0000:48:00.0: amdgpu: Fatal error during GPU init",
+        "amdgpu-fault",
+        {},
+    ),
+    # https://github.com/ROCm/legacy-rocm-build/issues/3712
+    (
+        "[   16.324195] amdgpu: probe of 0000:48:00.0 failed with error -12",
+        "amdgpu-fault",
+        {},
+    ),
+    # https://github.com/ROCm/legacy-rocm-build/issues/2747
+    (
+        "[Mon Dec 18 08:34:36 2023] [drm:psp_hw_start [amdgpu]] *ERROR* PSP create ring failed!",
+        "amdgpu-fault",
+        {},
+    ),
+    # https://github.com/ROCm/legacy-rocm-build/issues/2747
+    (
+        "[Mon Dec 18 08:34:37 2023] [drm:psp_v13_0_ring_destroy [amdgpu]] *ERROR* Fail to "
+        "stop psp ring",
+        "amdgpu-fault",
+        {},
+    ),
+    # https://github.com/ROCm/legacy-rocm-build/issues/2995
+    (
+        "[  603.029519] [drm:psp_hw_init [amdgpu]] *ERROR* PSP firmware loading failed",
+        "amdgpu-fault",
+        {},
+    ),
+    # https://github.com/openzfs/zfs/issues/7118
+    (
+        "[Wed Jan 31 16:10:54 2018] sd 14:0:152:0: attempting task abort! scmd(ffff94f8c94d2448)",
+        "block-io-error",
+        {},
+    ),
+    # https://github.com/deepspeedai/DeepSpeed/issues/2638
+    (
+        "[experiment-3fce9b69-1446-worker-0:2121 :0:7025] Caught signal 7 (Bus error: "
+        "nonexistent physical address)",
+        "process-fatal-signal",
+        {},
+    ),
+    # https://github.com/mchehab/rasdaemon/issues/121
+    (
+        "1 .. error: Corrected error, no action required., CPU 2, bank Unified Memory "
+        "Controller (bank=21), mcg mcgstatus=0, mci Error_overflow CECC, "
+        "memory_channel=0,csrow=2, mcgcap=0x0000011d, status=0xdc2040000400011b, "
+        "addr=0x7d41b7940, misc=0xd01a000601000000, walltime=0x6506e4a4, cpuid=0x00a60f12, "
+        "bank=0x00000015",
+        "machine-check",
+        {},
+    ),
+    # https://github.com/ggml-org/llama.cpp/issues/27102
+    (
+        "aug 16 23:01:35 kernel: NVRM: krcWatchdog_IMPL: RC watchdog: GPU is probably "
+        "locked!  Notify Timeout Seconds: 7",
+        "gpu-driver-error",
+        {},
+    ),
+    # https://github.com/NVIDIA/gpu-monitoring-tools/issues/119
+    (
+        'time="2020-10-27T00:53:32Z" level=fatal msg="Error watching fields: Profiling is '
+        'not supported for this group of GPUs or GPU"',
+        "uncaught-exception",
+        {},
+    ),
+    # https://github.com/llnl/smith/issues/688
+    (
+        "29: srun: Job 9479148 step creation still disabled, retrying (Requested nodes are busy)",
+        "slurm-error",
+        {},
+    ),
+    # https://github.com/ThinkParQ/beegfs/issues/72
+    (
+        "Aug 21 10:31:41 pc systemd[1]: beegfs-client.service: Stopping timed out. Terminating.",
+        "systemd-unit-failed",
+        {},
+    ),
+    # https://github.com/ceph/ceph/pull/29059
+    (
+        "2019-10-03T18:20:36.354 "
+        "INFO:tasks.cephfs.fuse_mount.ceph-fuse.0.smithi060.stderr:2019-10-03T18:20:36.351+00"
+        "00 7fcffb7fe700 -1 client.4599 mds.0 rejected us (sessionless)",
+        "shared-filesystem-error",
+        {},
+    ),
+    # https://github.com/ceph/ceph/pull/29059
+    (
+        "2019-10-03T18:20:36.354 "
+        "INFO:tasks.cephfs.fuse_mount.ceph-fuse.0.smithi060.stderr:ceph-fuse[14299]: ceph "
+        "mount failed with (1) Operation not permitted",
+        "shared-filesystem-error",
+        {},
+    ),
+    # https://github.com/aws/sagemaker-python-sdk/issues/454
+    (
+        "tensorflow/core/platform/s3/aws_logging.cc:60] Curl returned error code 55",
+        "object-storage-error",
+        {},
+    ),
+    # https://github.com/aws/sagemaker-python-sdk/issues/454
+    (
+        "ERROR - container_support.training - uncaught exception during training: : Unable "
+        "to connect to endpoint",
+        "object-storage-error",
+        {},
+    ),
+    # https://github.com/awslabs/mountpoint-s3/issues/1745
+    (
+        'WARN ThreadId(26) put_object{id=111 bucket=""my-bucket"" key=""my-key""}: '
+        "mountpoint_s3_client::s3_crt_client: duration=47.607086662s request_id=<unknown> "
+        "error=ClientError(Throttled) meta request failed",
+        "object-storage-error",
+        {},
+    ),
+    # https://github.com/awslabs/mountpoint-s3/issues/1562
+    (
+        "[ERROR] mountpoint_s3::cli: timeout after 30 seconds waiting for message from child "
+        "process",
+        "object-storage-error",
+        {},
+    ),
+    # https://github.com/awslabs/amazon-eks-ami/issues/1744
+    (
+        "E0402 12:47:47.247405       1 factory.go:112] Incompatible platform detected",
+        "k8s-device-plugin-error",
+        {},
+    ),
+    # https://github.com/coredns/coredns/issues/4211
+    (
+        "[ERROR] plugin/errors: 2 3797952284163317497.7063757873447144811. HINFO: read udp "
+        "192.168.209.17:36807->20.128.8.8:53: i/o timeout",
+        "dns-resolution-failed",
+        {},
+    ),
+    # https://github.com/coredns/coredns/issues/5179
+    (
+        "[ERROR] plugin/errors: 2 "
+        "svc-datadog-agent-dogstatsd.datadog-agent.toyota-europe.com. SRV: read udp "
+        "192.168.86.18:56917->150.45.86.241:53: i/o timeout",
+        "dns-resolution-failed",
+        {},
+    ),
+    # https://github.com/coredns/coredns/issues/2287
+    (
+        "[ERROR] 2 mirrors.unisound.ai. AAAA: unreachable backend: read udp "
+        "10.99.17.97:60877->10.10.10.252:53: i/o timeout",
+        "dns-resolution-failed",
+        {},
+    ),
+    # https://github.com/SlideRuleEarth/sliderule/issues/336
+    (
+        "2023-09-27 11:49:35 | ip=10.0.172.45 level=critical caller=S3CurlIODriver.cpp:459 "
+        'msg="S3 get returned http error <500>: '
+        'data/GEDI/GEDI01_B_2019109210809_O01988_03_T02056_02_005_01_V002.h5"',
+        "object-storage-error",
+        {},
+    ),
+    # https://github.com/kubeflow/testing/issues/346
+    (
+        "Mount failed: mount failed: exit status 32",
+        "shared-filesystem-error",
+        {},
+    ),
+    # https://github.com/kubeflow/trainer/issues/2044
+    (
+        "2024-04-05T11:12:25-04:00\tDEBUG\tevents\tPyTorchJob kfto-01 is restarting because 1 "
+        'Master replica(s) failed.\t{"type": "Warning", "object": '
+        '{"kind":"PyTorchJob","namespace":"default","name":"kfto-01","uid":"4acaf99e-c0e0-424'
+        'e-b6fe-9cbb2e303f3b","apiVersion":"kubeflow.org/v1","resourceVersion":"1800574"}, '
+        '"reason": "PyTorchJobRestarting"}',
+        "trainer-crash",
+        {},
+    ),
+]
+
 
 # Near misses: ordinary lines that share words with a signature and must match nothing.
 NEGATIVES: list[str] = [
@@ -4693,3 +4986,65 @@ def test_a_module_loaded_without_its_symbols_versions_is_a_note() -> None:
         "signature", level=line_severity(catalog)
     )
     assert got.rows() == [("kernel-module-load-failed", "info")] * 2
+
+
+def _levels(lines: list[str]) -> list[tuple[str | None, str | None]]:
+    from incidentbook.logs.analysis import line_severity
+    from incidentbook.logs.signatures import load_catalog, match
+
+    catalog = load_catalog()
+    got = match(pl.DataFrame({"message": lines}), catalog).select(
+        "signature", level=line_severity(catalog)
+    )
+    return got.rows()
+
+
+def test_what_a_line_says_sets_its_level_in_the_newer_families() -> None:
+    lines = [
+        # dcgm-exporter on GPUs without profiling: nothing to fix, a note; with DCGM's
+        # profiling module not loaded: a configuration to fix, a warning
+        # (https://github.com/NVIDIA/dcgm-exporter/issues/161; the corpus's fifteenth set)
+        'time="2021-03-05T07:35:54Z" level=info msg="Not collecting DCP metrics: Error getting '
+        'supported metrics: Profiling is not supported for this group of GPUs or GPU"',
+        'time="2024-10-12T07:02:49Z" level=info msg="Not collecting DCP metrics: This request is '
+        'serviced by a module of DCGM that is not currently loaded"',
+        # c10d tries IPv4 after IPv6: the IPv6 lookup failing alone is a warning
+        # (https://github.com/kubernetes-sigs/jobset/issues/93)
+        "[W socket.cpp:558] [c10d] The IPv6 network addresses of (pytorch-workers-0-0.pytorch-"
+        "workers, 3389) cannot be retrieved (gai error: -2 - Name or service not known).",
+        # CoreDNS: its loop-detection probe (HINFO) timing out is a warning, a real query an
+        # error (https://github.com/coredns/coredns/issues/4211)
+        "[ERROR] plugin/errors: 2 3797952284163317497.7063757873447144811. HINFO: read udp "
+        "192.168.209.17:36807->20.128.8.8:53: i/o timeout",
+        "[ERROR] plugin/errors: 2 svc-datadog-agent-dogstatsd.datadog-agent.toyota-europe.com. "
+        "SRV: read udp 192.168.86.18:56917->150.45.86.241:53: i/o timeout",
+        # S3 throttling a client, and a 5xx that is retried: warnings
+        # (https://github.com/awslabs/mountpoint-s3/issues/596,
+        # https://github.com/SlideRuleEarth/sliderule/issues/336)
+        'WARN ThreadId(26) put_object{id=111 bucket=""my-bucket"" key=""my-key""}: '
+        "mountpoint_s3_client::s3_crt_client: duration=47.607086662s request_id=<unknown> "
+        "error=ClientError(Throttled) meta request failed",
+        "2023-09-27 11:49:35 | ip=10.0.172.45 level=critical caller=S3CurlIODriver.cpp:459 "
+        'msg="S3 get returned http error <500>: data/GEDI/GEDI01_B_2019109210809_O01988_03_T0'
+        '2056_02_005_01_V002.h5"',
+        # a Go program's fatal line that states an error ends it
+        # (https://github.com/NVIDIA/dcgm-exporter/issues/126)
+        'time="2020-10-27T00:53:32Z" level=fatal msg="Error watching fields: Profiling is not '
+        'supported for this group of GPUs or GPU"',
+        # nvidia-mig-parted's `assert` exits at fatal when a configuration is not applied
+        # yet, on its way to apply it: a check's verdict, not a crash (the corpus's
+        # benign-mig-reconfig-flow)
+        'time="2022-03-13T12:03:46Z" level=fatal msg="Assertion failure: selected configuration '
+        'not currently applied"',
+    ]
+    assert _levels(lines) == [
+        ("exporter-collector-failed", "info"),
+        ("exporter-collector-failed", "warning"),
+        ("dns-resolution-failed", "warning"),
+        ("dns-resolution-failed", "warning"),
+        ("dns-resolution-failed", "error"),
+        ("object-storage-error", "warning"),
+        ("object-storage-error", "warning"),
+        ("uncaught-exception", "error"),
+        (None, None),
+    ]
