@@ -10,6 +10,8 @@ when its lines count steps and name a loss, as most trainers print them:
     [step=100/739328]                        (then one `name=value` per indented line)
     [batch=100/1000]:                        (then one `name: value` per indented line)
     1|2|Loss: 1.25:  0%| | 2/1367 [05:03<49:53:19, 131.58s/it]   (torchtune's tqdm bar)
+    Epoch 0:  11%|█ | 2/18 [00:11<01:33,  5.82s/it, loss=10.473]  (Lightning's epoch bar)
+    5epoch:train:3376-3750batch: iter_time=0.001, loss=1.733, train_time=0.014  (ESPnet)
 
 A line (with the indented `name: value` lines under it, for trainers that print a block
 per step) is cut into fields at `,` `|` `;` ` : ` tabs and runs of spaces; a field is a
@@ -31,8 +33,9 @@ so, from a rate of steps per second, or, where the lines' own times show the pri
 time spans the interval between lines, over the steps between them, or from the run's
 clock (`elapsed_time: 0:07:03`) by its growth over the steps. A tqdm bar's rate and
 postfix are fields of its line (its count is not a step: bars count evaluations and
-downloads too); indented lines under no block header are lines of their own (a log pasted
-into Markdown).
+downloads too, but an `Epoch N` bar counts the epoch's batches); where no time is printed,
+a step's time is the tokens it takes (`wpb`) over the tokens per second; indented lines
+under no block header are lines of their own (a log pasted into Markdown).
 """
 
 from __future__ import annotations
@@ -61,19 +64,30 @@ _EPOCH_STEP = r"^\s*\d+\|(\d+)\|"
 # 131.58s/it, loss=1.2]`): its rate and postfix are made fields. Its count is not a step
 # (a bar counts an evaluation or a download as well): the trainer's words must say one.
 _TQDM = (
-    r"^(?P<desc>.*?):?\s*\d+%\|[^|]*\|\s*\d+/(?:\d+|\?)\s*"
+    r"^(?P<desc>.*?):?\s*\d+%\|[^|]*\|\s*(?P<count>\d+)/(?P<total>\d+|\?)\s*"
     r"\[[\d:]+<[\d:?]+,\s*(?P<rate>[\d.]+)\s*(?P<unit>s/it|it/s)(?:,\s*(?P<postfix>[^\]]*))?\]"
 )
-_OTHER = rf"\bUp\.\s*\d+|{_BRACKET}|{_LEADING}"
+# ...unless the bar is an epoch's own (Lightning's `Epoch 3:  11%|█ | 2/18 [...]`): then it
+# counts the epoch's training batches, a step counter that starts again each epoch.
+_EPOCH_BAR_BODY = r"Epoch \d+:?\s*\d+%\|"
+_EPOCH_BAR = rf"(?i)^\s*{_EPOCH_BAR_BODY}"
+# ESPnet's `5epoch:train:3376-3750batch:` (the batches since the line before) and older
+# fairseq's `| epoch 010  2000 / 8223 loss=...` (the epoch's batch, no colon after it)
+_BATCH_RANGE = r"\b\d+-(\d+)batch\b"
+_EPOCH_COUNT = r"\b(?i:epoch)\s+\d+:?\s+(\d+)\s*/\s*\d+\b"
+_OTHER = rf"\bUp\.\s*\d+|{_BRACKET}|{_LEADING}|{_BATCH_RANGE}|{_EPOCH_COUNT}"
 # The step counter, in the order trusted: the optimizer's update count first (fairseq
 # prints the epoch's batch before it), then the first step, iteration or batch number.
 _COUNTERS = (
     r"(?i)\bnum_updates\s*[:=]\s*(\d+)",
     r"(?i)\bglobal[_ ]?step\s*[:=]?\s*(\d+)",
     r"(?i)\bcurrent_steps\s*[:=]\s*(\d+)",
-    r"(?i)\b(?:completed )?(?:step|iter(?:ation)?|batch)\b\s*[:=]?\s*(\d+)\b",
+    # (not a unit's `/batch`: fairseq's epoch summary prints `words/batch    906`)
+    r"(?i)(?:^|[^/])\b(?:completed )?(?:step|iter(?:ation)?|batch)\b\s*[:=]?\s*(\d+)\b",
     r"\bUp\.\s*(\d+)\b",
     _EPOCH_STEP,
+    _BATCH_RANGE,
+    _EPOCH_COUNT,
     _BRACKET,
     _LEADING,
 )
@@ -114,12 +128,12 @@ _LOSS = (
 SNIFF = (
     # (the look for `loss` first: one pass over a file that has none, such as a kernel log)
     r"(?im)\A(?=[\s\S]*?(?:loss|cost|xent))[\s\S]*?(?:"
-    rf"{_COUNTING}[^\n]*?{_LOSS}|{_LOSS}[^\n]*?{_COUNTING}"
+    rf"{_COUNTING}[^\n]*?{_LOSS}|{_LOSS}[^\n]*?{_COUNTING}|^[ \t]*{_EPOCH_BAR_BODY}[^\n]*?{_LOSS}"
     r"|\[(?:step|batch)=\d+(?:/\d+)?(?:,[^\]\n]*)?\]:?[ \t]*\n"
     r"(?:[ \t]+.*\n){0,60}?[ \t]+.*[Ll]oss\S*\s*[:=])"
 )
-"""A line counting steps that names a loss (in either order, JSON's quotes allowed), or a
-block header with a loss below it."""
+"""A line counting steps that names a loss (in either order, JSON's quotes allowed), an
+epoch's progress bar with a loss, or a block header with a loss below it."""
 
 # What a field's name says it is: (column, how to read the number).
 _NAMES: dict[str, tuple[str, str]] = {
@@ -162,6 +176,10 @@ _NAMES: dict[str, tuple[str, str]] = {
     "seconds": ("step_time", "time"),
     "time": ("step_time", "time"),
     "steptime": ("step_time", "time"),
+    # modded-nanoGPT's average step so far (before its `train_time`, the run's total);
+    # ESPnet's time per batch (before its `iter_time`, the data loader's share of it)
+    "stepavg": ("step_time", "time"),
+    "traintime": ("step_time", "time"),
     "itertime": ("step_time", "time"),
     "trainsteptiming": ("step_time", "time"),
     "trainsteptiminginsec": ("step_time", "time"),
@@ -213,6 +231,11 @@ _NAMES: dict[str, tuple[str, str]] = {
     "consumedtokens": ("consumed_tokens", "plain"),
     "consumedsamples": ("consumed_samples", "plain"),
     "globalbatchsize": ("global_batch_size", "plain"),
+    # the tokens of one step (fairseq's words per batch): a step's time is them over the
+    # tokens per second where no time is printed
+    "wpb": ("_batch_tokens", "plain"),
+    "tokensperbatch": ("_batch_tokens", "plain"),
+    "tokensperstep": ("_batch_tokens", "plain"),
     # the run's clock (`elapsed_time: 0:03:29`): a step's time is its growth over the steps
     "elapsedtime": ("_elapsed", "clock"),
     "elapsed": ("_elapsed", "clock"),
@@ -456,10 +479,16 @@ def _per_step(frame: pl.DataFrame, where: str) -> tuple[pl.DataFrame, list[str]]
 
 def _from_clock(frame: pl.DataFrame) -> pl.DataFrame:
     """A step's time, where the lines give none, from the run's clock (LLaMA-Factory's
-    `elapsed_time`): its growth over the steps between two lines."""
+    `elapsed_time`): its growth over the steps between two lines; else from the tokens a
+    step takes over the tokens per second (fairseq's `wpb` over its `wps`)."""
     clock, steps = pl.col("_elapsed").diff(), pl.col("iteration").diff()
+    per_batch = pl.col("_batch_tokens") / pl.col("tokens_per_second")
     return frame.with_columns(
-        step_time=pl.coalesce("step_time", pl.when((clock > 0) & (steps > 0)).then(clock / steps))
+        step_time=pl.coalesce(
+            "step_time",
+            pl.when((clock > 0) & (steps > 0)).then(clock / steps),
+            pl.when(per_batch > 0).then(per_batch),
+        )
     )
 
 
@@ -468,10 +497,16 @@ def parse(text: TrainerText, ctx: Context) -> Parsed:
     # JSON's quotes around names and values (fairseq's json log format) go first.
     lines = text.lines
     if lines.select(pl.col("text").str.contains("%|", literal=True).any()).item():
+        bar = pl.col("text")
         lines = lines.with_columns(
-            pl.col("text").str.replace(_TQDM, "${desc} | ${rate} ${unit} | ${postfix}")
+            pl.when(bar.str.contains(_EPOCH_BAR))
+            .then(
+                bar.str.replace(_TQDM, "${desc} [${count}/${total}] | ${rate} ${unit} | ${postfix}")
+            )
+            .otherwise(bar.str.replace(_TQDM, "${desc} | ${rate} ${unit} | ${postfix}"))
         )
-    steps = _blocks(lines).with_columns(pl.col("text").str.replace_all('"', "", literal=True))
+    # (quotes around names and values: JSON's, and Python's dicts as loggers print them)
+    steps = _blocks(lines).with_columns(pl.col("text").str.replace_all(r"[\"']", ""))
     if text.incomplete and steps.height:
         steps = steps.filter(pl.col("line") != text.lines.get_column("line").max())
     line = pl.col("text")

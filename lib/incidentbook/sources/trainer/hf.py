@@ -13,6 +13,9 @@ not visible in these times. The start is the last timestamped line before the fi
 dict (an application's own log line) or, for trainer_state.json, incident.yaml's
 trainer.start. The Trainer prints no throughput per step (train_samples_per_second is
 the whole run's average), so none is read. Evaluation entries (`eval_*`) are left out.
+ms-swift prints the same dicts with the step (`global_step/max_steps`) and the steps per
+second since the start (`train_speed(iter/s)`): where every dict has them, they are the
+step and its (average) time.
 """
 
 from __future__ import annotations
@@ -44,6 +47,8 @@ _KEYS = {
     "learning_rate": "'learning_rate'",
     "epoch": "'epoch'",
 }
+_GLOBAL_STEP = r"'global_step/max_steps': '(\d+)/\d+'"
+_SPEED = r"'train_speed\(iter/s\)'"
 _RUN = {
     "runtime": "'train_runtime'",
     "steps_per_second": "'train_steps_per_second'",
@@ -68,9 +73,21 @@ def parse_stdout(text: TrainerText, ctx: Context) -> Parsed:
     parsed = numbers.select(to_float(pl.col(c)).alias(c) for c in _KEYS)
     notes = unreadable(numbers, parsed, where)
     frame = pl.concat([raw.select("line", "ts"), parsed], how="horizontal")
+    # ms-swift's dicts add the step and its pace: `'global_step/max_steps': '5/94'` and
+    # `'train_speed(iter/s)': 0.35` (steps per second since the start: an average pace)
+    own = lines.select(
+        _step=pl.col("text").str.extract(_GLOBAL_STEP, 1).cast(pl.Int64, strict=False),
+        _speed=to_float(after(pl.col("text"), _SPEED)),
+    )
+    frame = pl.concat([frame, own], how="horizontal").with_columns(
+        step_time=pl.when(pl.col("_speed") > 0).then(1 / pl.col("_speed"))
+    )
+    counted = frame.get_column("_step").is_not_null().all() and frame.height > 0
     run = _summary(text)
     starts = text.lines.filter(pl.col("text").str.contains(_START)).get_column("line").to_list()
-    if {"runtime", "steps_per_second", "epoch"} <= run.keys() and run["epoch"] > 0:
+    if counted:
+        frame = frame.with_columns(iteration=pl.col("_step"))
+    elif {"runtime", "steps_per_second", "epoch"} <= run.keys() and run["epoch"] > 0:
         per_epoch = run["runtime"] / run["epoch"]
         steps_per_epoch = run["steps_per_second"] * run["runtime"] / run["epoch"]
         # The dicts come every logging_steps steps: the step is a multiple of it.
@@ -90,7 +107,7 @@ def parse_stdout(text: TrainerText, ctx: Context) -> Parsed:
             f"{where}: no train_runtime summary (the run had not finished?): the dicts' "
             "steps are their order, and they can be dated only where a time is printed"
         )
-    frame = frame.with_columns(kind=pl.lit("hf-dict"))
+    frame = frame.with_columns(kind=pl.lit("hf-dict")).drop("_step", "_speed")
     facts = {}
     seq = text.lines.filter(pl.col("text").str.contains(SEQ_ARGUMENT)).head(1)
     if seq.height:
