@@ -545,6 +545,18 @@ def test_messages_without_any_time_take_their_files_date(tmp_path):
         "ray_workerdict_torch_rank_nccl_watchdog.log",
         "slurmstepd_pmix_errhandler_dgx.log",
         "srun_label_scream_illegal_address.log",
+        # the fifth blind set
+        "deepspeed_pdsh_nccl_cuda_init_error.log",
+        "determined_trial_log_nccl_watchdog.log",
+        "dcgm_hostengine_profiling_unsupported_arch.log",
+        "tritonserver_trtllm_vgpu_load_failure.log",
+        "ray_raylet_oom_kill_easyr1.log",
+        "k8s_e2e_gpu_device_plugin_gce.log",
+        "cloudwatch_console_sagemaker_nccl_watchdog.log",
+        "deepspeed_launcher_16gpu_device_mismatch_crash.log",
+        "mpirun_nccl_ib_async_fatal_qp.log",
+        "ray_llmengine_prefix_nccl_proxy_connect.log",
+        "nvidia_bug_report_journal_zh_month_xid.log",
     ],
 )
 def test_every_excerpt_is_read_whole(tmp_path, name):
@@ -753,3 +765,23 @@ def test_srun_label_output_with_no_time_is_a_jobs_output(tmp_path):
     assert frame.get_column("rank").to_list() == [0] * 9
     crash = frame.filter(pl.col("message").str.starts_with("terminate called")).row(0, named=True)
     assert crash["ts"] == WRITTEN
+
+
+@pytest.mark.parametrize(
+    ("name", "expected"),
+    [
+        # Triton failing to start its server when its models do not load
+        ("tritonserver_trtllm_vgpu_load_failure.log", {3: "inference-engine-dead"}),
+        # Ray's raylet killing workers for memory pressure
+        ("ray_raylet_oom_kill_easyr1.log", {1: "host-oom-kill"}),
+        # NCCL's internal error, its proxy's failed connect, Ray's unhandled error of a task
+        (
+            "ray_llmengine_prefix_nccl_proxy_connect.log",
+            {1: "nccl-error", 3: "nccl-error", 4: "trainer-crash"},
+        ),
+    ],
+)
+def test_the_fifth_excerpt_sets_failures_are_known_through_the_readers(tmp_path, name, expected):
+    frame, _ = read(copied(tmp_path, EXCERPTS / name))
+    got = match(frame, load_catalog()).filter(pl.col("line").is_in(list(expected)))
+    assert dict(got.select("line", "signature").iter_rows()) == expected

@@ -4788,6 +4788,40 @@ NEGATIVES: list[str] = [
 ]
 
 
+POSITIVES += [
+    # Families widened for the fifth blind excerpt set (MANIFEST, excerpts/)
+    # https://github.com/vllm-project/vllm/issues/798
+    ("Proxy Call to rank 7 failed (Connect)", "nccl-error", {"proxy_call": "Connect"}),
+    (
+        "Unhandled error (suppress with 'RAY_IGNORE_UNHANDLED_ERRORS=1'): ray::RayWorker."
+        "execute_method() (pid=1985577, ip=10.58.226.18, actor_id=47db108bd468171ee4e6e31a10000000",
+        "trainer-crash",
+        {},
+    ),
+    # https://github.com/triton-inference-server/server/issues/6950
+    (
+        "error: creating server: Internal - failed to load all models",
+        "inference-engine-dead",
+        {"triton_error": "Internal - failed to load all models"},
+    ),
+    # https://github.com/hiyouga/EasyR1/issues/185
+    (
+        "(raylet) [2025-04-02 15:02:00,117 E 135782 135782] (raylet) node_manager.cc:3069: 1 "
+        "Workers (tasks / actors) killed due to memory pressure (OOM), 0 Workers crashed due to "
+        "other reasons at node",
+        "host-oom-kill",
+        {"ray_oom": "1"},
+    ),
+    # https://github.com/ROCm/rocm_smi_lib/issues/85
+    (
+        "ERROR: 15 GPU[0]: power: Data (usually from reading a file) was not of the type that "
+        "was expected\t",
+        "gpu-monitoring-error",
+        {},
+    ),
+]
+
+
 def test_every_signature_has_a_positive_example(signatures: list[dict]) -> None:
     covered = {expected for _, expected, _ in POSITIVES}
     assert {s["id"] for s in signatures} - covered == set()
