@@ -63,7 +63,7 @@ def test_found_needs_a_notable_signature_of_the_class():
 
 def test_the_bundled_corpus_is_well_formed():
     entries = log_corpus.load_corpus(CORPUS)
-    assert len(entries) == 3199
+    assert len(entries) == 3272
     assert {e.split for e in entries} == {"dev", "holdout"}
     assert sum(e.expect != "benign" for e in entries) >= 150
     assert sum(e.expect == "benign" for e in entries) >= 50
@@ -95,12 +95,13 @@ def test_the_whole_corpus_keeps_its_figures(result):
     The twenty-fourth set, mostly benign lines, took it to 0.9504 on 2979 lines, one line
     above the goal; the kubelet's failed health probes, a family, to 0.9509. Three more
     blind sets (training software, the node, the scheduler and storage; 220 lines) found
-    104 of 151 before they were read and, widened for their families, 0.952. The lines
+    104 of 151 before they were read and, widened for their families, 0.952; a mixed set
+    gathered after that to measure it, 42 of 54 (0.78), and 0.951 with it in. The lines
     still missed name no family worth a signature, or carry a label open to question
     (nvidia-peermem's `invalid context`, a Thunderbolt bridge's window left unplaced, a
     hung task's detail line, which would count each hung task twice)."""
     catalog, readers = result["ways"]["catalog"], result["ways"]["readers"]
-    # Measured on the core corpus (dev and holdout, reach apart): catalog 0.952, readers 0.948.
+    # Measured on the core corpus (dev and holdout, reach apart): catalog 0.951, readers 0.945.
     assert catalog["total"]["recall"] >= 0.95
     assert readers["total"]["recall"] >= 0.9
     assert catalog["total"]["false_matches"] == readers["total"]["false_matches"] == 0
