@@ -275,6 +275,27 @@ def _relative(value: float, level: float) -> float:
     return (value - level) / abs(level) if level else value - level
 
 
+def _costly(
+    found: pl.DataFrame, bad: str, level: float, series: pl.DataFrame, config: AnalysisConfig
+) -> pl.DataFrame:
+    """The primary signal's departures the bad way that cost at least the least loss worth
+    a finding: `min_effect` of the level held for the shortest departure the analysis is
+    built to find, two windows of the sustained test (1% for 10 minutes), or as much work
+    lost otherwise (3% for 3 minutes and 20 seconds, a stall of 6 seconds). A job's pace
+    wavers by a percent or two for a few minutes on a healthy day (a burst of slower
+    all-reduces): that loses a few seconds of work, and says nothing about an incident."""
+    if found.height == 0 or bad not in {"up", "down"}:
+        return found
+    step = series.get_column("ts").diff().median() or timedelta(0)
+    least = config.min_effect * (2 * config.sustain / timedelta(minutes=1))
+    lasted = pl.max_horizontal(pl.col("end") - pl.col("start"), pl.lit(step))
+    cost = (
+        ((pl.col("mean") - level) / abs(level)).abs() if level else (pl.col("mean") - level).abs()
+    ) * (lasted.dt.total_seconds() / 60)
+    wrong_way = pl.col("direction") == bad
+    return found.filter(~wrong_way | (cost >= least))
+
+
 def per_node_flags(
     frame: pl.DataFrame, signals: dict[str, Signal], baseline: TimeWindow, k: float
 ) -> pl.DataFrame:
@@ -569,6 +590,8 @@ def analyze(
             signal.min_change if signal.min_change is not None else config.min_effect * abs(level)
         )
         found = detect_intervals(series, signal.bad, baseline, config, smallest)
+        if name == primary:
+            found = _costly(found, signal.bad, level, series, config)
         interval_parts.append(found.with_columns(signal=pl.lit(name)))
         for row in found.iter_rows(named=True):
             kind = "drop" if row["direction"] == "down" else "spike"
