@@ -287,13 +287,14 @@ def _costly(
     if found.height == 0 or bad not in {"up", "down"}:
         return found
     step = series.get_column("ts").diff().median() or timedelta(0)
-    least = config.min_effect * (2 * config.sustain / timedelta(minutes=1))
-    lasted = pl.max_horizontal(pl.col("end") - pl.col("start"), pl.lit(step))
-    cost = (
-        ((pl.col("mean") - level) / abs(level)).abs() if level else (pl.col("mean") - level).abs()
-    ) * (lasted.dt.total_seconds() / 60)
-    wrong_way = pl.col("direction") == bad
-    return found.filter(~wrong_way | (cost >= least))
+    least = config.min_effect * 2 * config.sustain  # as a share of the level, times a span
+
+    def worth(row: dict) -> bool:
+        lasted = max(row["end"] - row["start"], step)
+        return row["direction"] != bad or abs(_relative(row["mean"], level)) * lasted >= least
+
+    # (a handful of departures, not rows of the series)
+    return found.filter(pl.Series([worth(row) for row in found.iter_rows(named=True)]))
 
 
 def per_node_flags(

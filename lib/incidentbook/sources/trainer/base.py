@@ -137,6 +137,7 @@ class TrainerText:
     lossy: bool = False
     incomplete: bool = False
     head: str = ""
+    """The file's first MiB as formats sniff it (sniffable's: no colours, no launchers' tags)."""
 
 
 @dataclass(frozen=True)
@@ -381,7 +382,8 @@ def read_text(path: Path, ctx: Context) -> TrainerText:
     if "\x1b" in text:
         frame = frame.with_columns(pl.col("text").str.replace_all(ANSI, ""))
     frame = frame.select(pl.col("line").cast(pl.Int64), "text")
-    families = launcher_families(re.sub(ANSI, "", text[:HEAD_BYTES]))
+    head = re.sub(ANSI, "", text[:HEAD_BYTES])
+    families = launcher_families(head)
     if families:
         frame = _tags(frame, families, ctx)
     else:
@@ -395,7 +397,7 @@ def read_text(path: Path, ctx: Context) -> TrainerText:
         .with_columns(ts=pl.coalesce("ts", "tagged_ts"))
         .drop("tagged_ts")
     )
-    return TrainerText(path, frame, lossy, incomplete, text[:HEAD_BYTES])
+    return TrainerText(path, frame, lossy, incomplete, untagged(head, families))
 
 
 # --- numbers as trainers print them --------------------------------------------------------

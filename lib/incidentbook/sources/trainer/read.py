@@ -134,8 +134,7 @@ def read_trainer_file(
         # The formats that recognised the file read no number from it (a NeMo log has
         # Megatron's `iteration N/M |` without Megatron's fields): a generic reader that
         # recognises it reads it instead.
-        head = sniffable(text.head)
-        for fmt in _recognising(path, head, fallback=True):
+        for fmt in _recognising(path, text.head, fallback=True):
             if not fmt.text or fmt in formats:
                 continue
             got = fmt.parse(text, ctx)
