@@ -86,3 +86,11 @@ def test_ms_swift_dicts_give_their_step_and_pace():
     rows, _ = trainer_rows("ms-swift_metax-doc-dicts.log", start=START)
     assert rows.get_column("iteration").to_list()[:3] == [1, 5, 10]
     assert rows.get_column("step_time").to_list()[0] == pytest.approx(1 / 0.345807)
+
+
+def test_a_time_of_day_under_a_time_name_gives_the_step_time_by_its_growth():
+    # PyTorch/XLA: `Step=280 Loss=0.01022 ... Time=07:29:39`, each step printed by four
+    # devices; 20 steps between lines, 07:29:39 -> 07:29:40 -> 07:29:42
+    rows, _ = trainer_rows("torch-xla_pr6026-time-of-day.log", start=START)
+    assert rows.get_column("iteration").to_list() == [280, 300, 320, 340]
+    assert rows.get_column("step_time").to_list()[1:] == pytest.approx([1 / 20, 2 / 20, 1 / 20])

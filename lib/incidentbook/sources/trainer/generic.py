@@ -374,8 +374,8 @@ def _fields(parts: pl.DataFrame) -> pl.DataFrame:
     # a count written short (`4.71K`, `85.8G`, `480B` tokens: billions)
     scale = unit.replace_strict(_SCALES, default=1.0, return_dtype=pl.Float64)
     plain = pl.col("number").str.replace_all(",", "").cast(pl.Float64, strict=False) * scale
-    # h:mm:ss or mm:ss, in seconds: read only under a clock's name (a `time: 1:52:18` on a
-    # step line is more often the run's total than the step's)
+    # h:mm:ss or mm:ss, in seconds: read only as a clock (a `time: 1:52:18` on a step line
+    # is more often the run's total than the step's)
     seconds = clock.list.eval(
         pl.element() * pl.lit(60.0).pow(pl.len() - 1 - pl.int_range(pl.len()))
     ).list.sum()
@@ -387,16 +387,23 @@ def _fields(parts: pl.DataFrame) -> pl.DataFrame:
     other_loss = pl.col("key").str.contains(_OTHER_LOSS) & ~pl.col("key").str.contains(
         _NOT_TRAINING
     )
+    # A clock under a step time's name (`Time=07:29:39`, `time: 1:52:18`) is a clock that
+    # runs with the job, a time of day or the run's total: a step's time is its growth.
+    clocked = pl.col("clock").is_not_null() & (
+        pl.col("key").replace_strict(_HOW_OF, default=None, return_dtype=pl.String) == "time"
+    )
     known = (
         parts.filter(pl.col("number").is_not_null() | pl.col("clock").is_not_null())
         .with_columns(key=name, _by_unit=by_unit)
         .with_columns(
             column=pl.coalesce(
+                pl.when(clocked).then(pl.lit("_elapsed")),
                 pl.col("key").replace_strict(_COLUMN_OF, default=None, return_dtype=pl.String),
                 pl.col("_by_unit").str.split(" ").list.first(),
                 pl.when(other_loss).then(pl.lit("loss")),
             ),
             how=pl.coalesce(
+                pl.when(clocked).then(pl.lit("clock")),
                 pl.col("key").replace_strict(_HOW_OF, default=None, return_dtype=pl.String),
                 pl.col("_by_unit").str.split(" ").list.last(),
                 pl.lit("plain"),
