@@ -70,10 +70,12 @@ def test_torchtunes_tqdm_bar_gives_its_step_loss_and_rate():
     assert by_step[2]["step_time"] == 131.58
 
 
-def test_lingua_lines_are_counted_not_guessed():
-    # `24-10-19 18:47:38.013589` (two-digit year first) is not read as a time, and `iter:`
-    # (Lingua's seconds per step) is not a name the reader knows: without a time the
-    # lines cannot be placed, and the notes say so rather than invent one.
-    got, notes = rows("lingua_fork-two-ranks.log")
-    assert got.height == 0
-    assert "could not be placed in time" in notes
+def test_lingua_two_digit_years_and_a_fractional_iter_as_the_step_time():
+    # `0: INFO    24-10-19 18:47:38.013923 - 0:00:49 - step: 1  acc: 0  loss: 12.2087 ...
+    # iter:  8.2273  data: 33.1016`: the lines are dated by their two-digit year (placed
+    # without trainer.start), and an `iter` with a fraction is seconds per step (Lingua's),
+    # not the counter (once: no time read, every line left out)
+    got, notes = trainer_rows("lingua_fork-two-ranks.log")
+    assert got.get_column("iteration").to_list() == [1, 2, 3], notes
+    assert str(got.get_column("ts")[0]) == "2024-10-19 18:47:38.013923+00:00"
+    assert got.get_column("step_time").to_list() == pytest.approx([8.2273, 0.8907, 0.898])

@@ -261,8 +261,10 @@ _LEADING_TS = (
     # export's `INFO 2025-09-09T16:10:21.372601224Z`) before the time (launchers' tags are
     # off the lines already: see _tags).
     r"^[\s\u3000]*(?:\[titan\]\s*|\[[A-Z]+\|[\w.]+:\d+\]\s*|\[NeMo [A-Z] |DLL "
-    r"|(?:DEBUG|INFO|NOTICE|WARNING|WARN|ERROR|CRITICAL) )?(?:"
+    r"|(?:DEBUG|INFO|NOTICE|WARNING|WARN|ERROR|CRITICAL) +)?(?:"
     r"\[?(?P<iso>\d{4}[-/]\d\d[-/]\d\d[ T]\d\d:\d\d:\d\d(?:[.,]\d+)?)"
+    # (Meta Lingua's logger: a two-digit year, `24-10-19 18:46:56.494932`)
+    r"|(?P<yy>\d\d-\d\d-\d\d \d\d:\d\d:\d\d(?:\.\d+)?)\b"
     r"|(?P<us>\d\d/\d\d/\d{4} \d\d:\d\d:\d\d)"
     r"|\[?(?P<md>\d\d/\d\d \d\d:\d\d:\d\d)\b"
     r"|[IWEF](?P<glog>\d{4} \d\d:\d\d:\d\d\.\d+) "
@@ -330,19 +332,22 @@ def _dated(frame: pl.DataFrame, ctx: Context) -> pl.Series:
             pl.col("text").str.extract(_DATETIME, 1)
         ),
     ).unnest("g")
-    present = {c for c in ("iso", "us", "md", "glog", "stamp") if g[c].null_count() < g.height}
+    present = {
+        c for c in ("iso", "yy", "us", "md", "glog", "stamp") if g[c].null_count() < g.height
+    }
     naive = {
         "iso": pl.col("iso")
         .str.replace_all("/", "-", literal=True)
         .str.replace(",", ".")
         .str.replace("T", " ")
         .str.to_datetime("%Y-%m-%d %H:%M:%S%.f", time_unit="us", strict=False),
+        "yy": pl.col("yy").str.to_datetime("%y-%m-%d %H:%M:%S%.f", time_unit="us", strict=False),
         "us": pl.col("us").str.to_datetime("%m/%d/%Y %H:%M:%S", time_unit="us", strict=False),
         "stamp": pl.col("stamp").str.to_datetime(
             "%Y-%m-%d %H:%M:%S%.f", time_unit="us", strict=False
         ),
     }
-    parts = [localise(naive[c], ctx.tz) for c in ("iso", "us", "stamp") if c in present]
+    parts = [localise(naive[c], ctx.tz) for c in ("iso", "yy", "us", "stamp") if c in present]
     if "md" in present:
         parts.append(_yearless(pl.col("md"), "%m/%d %H:%M:%S", ctx))
     if "glog" in present:

@@ -392,18 +392,23 @@ def _fields(parts: pl.DataFrame) -> pl.DataFrame:
     clocked = pl.col("clock").is_not_null() & (
         pl.col("key").replace_strict(_HOW_OF, default=None, return_dtype=pl.String) == "time"
     )
+    # An `iter` with a fraction is seconds per iteration (Meta Lingua's `iter:  0.8908`
+    # after its `step: 2`): a counter has none.
+    fractional_iter = (pl.col("key") == "iter") & pl.col("number").str.contains(".", literal=True)
     known = (
         parts.filter(pl.col("number").is_not_null() | pl.col("clock").is_not_null())
         .with_columns(key=name, _by_unit=by_unit)
         .with_columns(
             column=pl.coalesce(
                 pl.when(clocked).then(pl.lit("_elapsed")),
+                pl.when(fractional_iter).then(pl.lit("step_time")),
                 pl.col("key").replace_strict(_COLUMN_OF, default=None, return_dtype=pl.String),
                 pl.col("_by_unit").str.split(" ").list.first(),
                 pl.when(other_loss).then(pl.lit("loss")),
             ),
             how=pl.coalesce(
                 pl.when(clocked).then(pl.lit("clock")),
+                pl.when(fractional_iter).then(pl.lit("time")),
                 pl.col("key").replace_strict(_HOW_OF, default=None, return_dtype=pl.String),
                 pl.col("_by_unit").str.split(" ").list.last(),
                 pl.lit("plain"),
