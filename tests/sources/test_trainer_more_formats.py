@@ -94,4 +94,3 @@ def test_a_time_of_day_under_a_time_name_gives_the_step_time_by_its_growth():
     rows, _ = trainer_rows("torch-xla_pr6026-time-of-day.log", start=START)
     assert rows.get_column("iteration").to_list() == [280, 300, 320, 340]
     assert rows.get_column("step_time").to_list()[1:] == pytest.approx([1 / 20, 2 / 20, 1 / 20])
-
