@@ -63,7 +63,7 @@ def test_found_needs_a_notable_signature_of_the_class():
 
 def test_the_bundled_corpus_is_well_formed():
     entries = log_corpus.load_corpus(CORPUS)
-    assert len(entries) == 3350
+    assert len(entries) == 3575
     assert {e.split for e in entries} == {"dev", "holdout"}
     assert sum(e.expect != "benign" for e in entries) >= 150
     assert sum(e.expect == "benign" for e in entries) >= 50
@@ -97,12 +97,15 @@ def test_the_whole_corpus_keeps_its_figures(result):
     blind sets (training software, the node, the scheduler and storage; 220 lines) found
     104 of 151 before they were read and, widened for their families, 0.952; a mixed set
     gathered after that to measure it, 42 of 54 (0.78), and 0.951 with it in; a second
-    false-alarm hunt, 0.9501 on 3350 lines (0.9496 without one disputed label). The lines
+    false-alarm hunt, 0.9501 on 3350 lines (0.9496 without one disputed label). Three more
+    blind sets (accelerators beyond NVIDIA's and their fabrics, MPI and XLA's coordination,
+    BMC formats and cluster services; 225 lines) found 82 of 152 before they were read;
+    widened for their families, 0.951 on 3575 lines. The lines
     still missed name no family worth a signature, or carry a label open to question
     (nvidia-peermem's `invalid context`, a Thunderbolt bridge's window left unplaced, a
     hung task's detail line, which would count each hung task twice)."""
     catalog, readers = result["ways"]["catalog"], result["ways"]["readers"]
-    # Measured on the core corpus (dev and holdout, reach apart): catalog 0.9501, readers 0.945.
+    # Measured on the core corpus (dev and holdout, reach apart): catalog 0.951, readers 0.945.
     assert catalog["total"]["recall"] >= 0.95
     assert readers["total"]["recall"] >= 0.9
     assert catalog["total"]["false_matches"] == readers["total"]["false_matches"] == 0
