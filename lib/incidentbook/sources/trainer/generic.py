@@ -74,8 +74,11 @@ _EPOCH_BAR = rf"(?i)^\s*{_EPOCH_BAR_BODY}"
 # ESPnet's `5epoch:train:3376-3750batch:` (the batches since the line before) and older
 # fairseq's `| epoch 010  2000 / 8223 loss=...` (the epoch's batch, no colon after it)
 _BATCH_RANGE = r"\b\d+-(\d+)batch\b"
+# MXNet's Speedometer: `Epoch[0] Batch [100]`, or the batches since the line before,
+# `Batch [0-20]`
+_MX_BATCH = r"\bBatch\s*\[\s*(?:\d+-)?(\d+)\s*\]"
 _EPOCH_COUNT = r"\b(?i:epoch)\s+\d+:?\s+(\d+)\s*/\s*\d+\b"
-_OTHER = rf"\bUp\.\s*\d+|{_BRACKET}|{_LEADING}|{_BATCH_RANGE}|{_EPOCH_COUNT}"
+_OTHER = rf"\bUp\.\s*\d+|{_BRACKET}|{_LEADING}|{_BATCH_RANGE}|{_EPOCH_COUNT}|{_MX_BATCH}"
 # The step counter, in the order trusted: the optimizer's update count first (fairseq
 # prints the epoch's batch before it), then the first step, iteration or batch number.
 _COUNTERS = (
@@ -88,6 +91,7 @@ _COUNTERS = (
     _EPOCH_STEP,
     _BATCH_RANGE,
     _EPOCH_COUNT,
+    _MX_BATCH,
     _BRACKET,
     _LEADING,
 )
@@ -174,6 +178,7 @@ _NAMES: dict[str, tuple[str, str]] = {
     "ips": ("samples_per_second", "plain"),  # PaddlePaddle's samples (images) per second
     # the time of a step, or a rate of steps
     "seconds": ("step_time", "time"),
+    "persteptime": ("step_time", "time"),  # TF Object Detection API's `per-step time 0.813s`
     "time": ("step_time", "time"),
     "steptime": ("step_time", "time"),
     # modded-nanoGPT's average step so far (before its `train_time`, the run's total);
@@ -395,20 +400,23 @@ def _fields(parts: pl.DataFrame) -> pl.DataFrame:
     # An `iter` with a fraction is seconds per iteration (Meta Lingua's `iter:  0.8908`
     # after its `step: 2`): a counter has none.
     fractional_iter = (pl.col("key") == "iter") & pl.col("number").str.contains(".", literal=True)
+    # A duration with no name on a step's line is the step's time (llama2.c's
+    # `490 | loss 5.7543 | lr 4.9e-05 | 8060.78ms | mfu 0.21%`).
+    nameless_time = (pl.col("key") == "") & unit.is_in(["ms", "s"])
     known = (
         parts.filter(pl.col("number").is_not_null() | pl.col("clock").is_not_null())
         .with_columns(key=name, _by_unit=by_unit)
         .with_columns(
             column=pl.coalesce(
                 pl.when(clocked).then(pl.lit("_elapsed")),
-                pl.when(fractional_iter).then(pl.lit("step_time")),
+                pl.when(fractional_iter | nameless_time).then(pl.lit("step_time")),
                 pl.col("key").replace_strict(_COLUMN_OF, default=None, return_dtype=pl.String),
                 pl.col("_by_unit").str.split(" ").list.first(),
                 pl.when(other_loss).then(pl.lit("loss")),
             ),
             how=pl.coalesce(
                 pl.when(clocked).then(pl.lit("clock")),
-                pl.when(fractional_iter).then(pl.lit("time")),
+                pl.when(fractional_iter | nameless_time).then(pl.lit("time")),
                 pl.col("key").replace_strict(_HOW_OF, default=None, return_dtype=pl.String),
                 pl.col("_by_unit").str.split(" ").list.last(),
                 pl.lit("plain"),
@@ -489,16 +497,23 @@ def _per_step(frame: pl.DataFrame, where: str) -> tuple[pl.DataFrame, list[str]]
     return frame, []
 
 
+# TensorFlow's LoggingTensorHook: `loss = 48.18, step = 1001 (46.707 sec)`, the time since
+# the hook's line before
+_SINCE_LAST = r"\bstep = \d+ \(([\d.]+) sec\)"
+
+
 def _from_clock(frame: pl.DataFrame) -> pl.DataFrame:
     """A step's time, where the lines give none, from the run's clock (LLaMA-Factory's
-    `elapsed_time`): its growth over the steps between two lines; else from the tokens a
-    step takes over the tokens per second (fairseq's `wpb` over its `wps`)."""
+    `elapsed_time`): its growth over the steps between two lines; else from the time since
+    the line before (TensorFlow's hook) over those steps; else from the tokens a step takes
+    over the tokens per second (fairseq's `wpb` over its `wps`)."""
     clock, steps = pl.col("_elapsed").diff(), pl.col("iteration").diff()
     per_batch = pl.col("_batch_tokens") / pl.col("tokens_per_second")
     return frame.with_columns(
         step_time=pl.coalesce(
             "step_time",
             pl.when((clock > 0) & (steps > 0)).then(clock / steps),
+            pl.when(steps > 0).then(pl.col("_since_last") / steps),
             pl.when(per_batch > 0).then(per_batch),
         )
     )
@@ -546,9 +561,11 @@ def parse(text: TrainerText, ctx: Context) -> Parsed:
         .with_columns(pl.lit(None, pl.Float64).alias(c) for c in _COLUMNS if c not in wide.columns)
         .select(_COLUMNS)
     )
-    frame = pl.concat([steps.select("line", "ts", "iteration"), numbers], how="horizontal").filter(
-        pl.any_horizontal(pl.col(c).is_not_null() for c in _COLUMNS)
-    )
+    since_last = line.str.extract(_SINCE_LAST, 1).cast(pl.Float64, strict=False)
+    frame = pl.concat(
+        [steps.select("line", "ts", "iteration", _since_last=since_last), numbers],
+        how="horizontal",
+    ).filter(pl.any_horizontal(pl.col(c).is_not_null() for c in _COLUMNS))
     frame, notes = _per_step(_from_clock(frame), where)
     if unread:
         notes.append(
@@ -564,7 +581,7 @@ def parse(text: TrainerText, ctx: Context) -> Parsed:
         notes.append(
             f"{where}: read as a trainer's progress lines by their field names ({', '.join(named)})"
         )
-    frame = frame.drop(c for c in _COLUMNS if c.startswith("_")).with_columns(
+    frame = frame.drop("_since_last", *(c for c in _COLUMNS if c.startswith("_"))).with_columns(
         kind=pl.lit("generic")
     )
     return Parsed(records(frame), {}, [], notes)

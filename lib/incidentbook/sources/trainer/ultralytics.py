@@ -13,6 +13,8 @@ the epoch as printed times the epoch's batches plus the batch (one count across 
 YOLOv5 prints epochs from 0, later versions from 1). Validation rows (`Class`, `all`) are
 not steps. No row carries a time of day: rows are dated from incident.yaml's
 trainer.start by their step times. Rows tqdm redrew on one line (`\\r`) are each read.
+Rows with no header above them (an excerpt cut below it) take every value but the last
+two, Instances and Size, as the losses.
 """
 
 from __future__ import annotations
@@ -33,7 +35,12 @@ _ROW = (
     r"\d+%\|[^|]*\|\s*(?P<batch>\d+)/(?P<batches>\d+)\s*\[[^\]<]*<[^\],]*,\s*"
     r"(?P<rate>[\d.]+)(?P<rate_unit>it/s|s/it)\]"
 )
-SNIFF = r"^\s*Epoch\s+GPU_mem\s+\w*loss"
+# (or rows with no header above them, as a pasted excerpt starts: the epoch, the memory,
+# the running losses, then Instances and Size before tqdm's bar)
+SNIFF = (
+    r"^\s*Epoch\s+GPU_mem\s+\w*loss"
+    r"|^\s*\d+/\d+\s+[\d.]+[KMGT]\s+(?:[\d.]+\s+){2,}\d+\s+\d+\s*:\s+\d+%\|"
+)
 
 
 def parse(text: TrainerText, ctx: Context) -> Parsed:
@@ -48,16 +55,20 @@ def parse(text: TrainerText, ctx: Context) -> Parsed:
     values = pl.col("values").str.extract_all(r"\S+")
     # The header's names after GPU_mem, and a row's values after its memory, line up.
     lossy = pl.col("_names").list.eval(pl.element().str.ends_with("_loss").arg_true())
-    loss = (
-        values.list.gather(lossy, null_on_oob=True)
-        .list.eval(pl.element().cast(pl.Float64, strict=False))
-        .list.sum()
+    numbers = values.list.eval(pl.element().cast(pl.Float64, strict=False))
+    loss = pl.coalesce(
+        numbers.list.gather(lossy, null_on_oob=True).list.sum(),
+        # no header: every value but the last two (Instances and Size, which Ultralytics
+        # prints last in every task) is a loss
+        pl.when(pl.col("_names").is_null() & (values.list.len() > 2)).then(
+            numbers.list.slice(0, values.list.len() - 2).list.sum()
+        ),
     )
     rate = pl.col("rate").cast(pl.Float64, strict=False)
     batches = pl.col("batches").cast(pl.Int64)
     frame = rows.with_columns(
         iteration=pl.col("epoch").cast(pl.Int64) * batches + pl.col("batch").cast(pl.Int64),
-        loss=pl.when(lossy.list.len() > 0).then(loss),
+        loss=pl.when((lossy.list.len() > 0) | pl.col("_names").is_null()).then(loss),
         step_time=pl.when(pl.col("rate_unit") == "s/it").then(rate).otherwise(1 / rate),
         kind=pl.lit("ultralytics"),
     )
