@@ -785,3 +785,27 @@ def test_the_fifth_excerpt_sets_failures_are_known_through_the_readers(tmp_path,
     frame, _ = read(copied(tmp_path, EXCERPTS / name))
     got = match(frame, load_catalog()).filter(pl.col("line").is_in(list(expected)))
     assert dict(got.select("line", "signature").iter_rows()) == expected
+
+
+@pytest.mark.parametrize(
+    ("name", "expected"),
+    [
+        # cuDNN not initialised on an old driver, a failed CHECK, the shell's `Aborted`
+        (
+            "tf_cpp_cudnn_not_initialized_abort.log",
+            {4: "cuda-error", 5: "cuda-error", 6: "uncaught-exception", 7: "process-fatal-signal"},
+        ),
+        # slurmd's GPU autodetection built for ROCm SMI on a node without it
+        ("slurmd_foreground_rsmi_lib_missing.log", {15: "slurm-gpu-count-low"}),
+        # IBM CSM's summary: CUDA calls failing in the epilog, an InfiniBand completion error
+        (
+            "csm_epilog_failure_summary_sierra.log",
+            {1: "cuda-error", 2: "rdma-connection-error", 4: "cuda-error", 5: "cuda-error"},
+        ),
+    ],
+)
+def test_the_sixth_excerpt_sets_failures_are_known_through_the_readers(tmp_path, name, expected):
+    catalog = load_catalog()
+    frame, _ = read(copied(tmp_path, EXCERPTS / name), recognise=recogniser(catalog))
+    got = match(frame, catalog).filter(pl.col("line").is_in(list(expected)))
+    assert dict(got.select("line", "signature").iter_rows()) == expected
