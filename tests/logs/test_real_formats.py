@@ -809,3 +809,19 @@ def test_the_sixth_excerpt_sets_failures_are_known_through_the_readers(tmp_path,
     frame, _ = read(copied(tmp_path, EXCERPTS / name), recognise=recogniser(catalog))
     got = match(frame, catalog).filter(pl.col("line").is_in(list(expected)))
     assert dict(got.select("line", "signature").iter_rows()) == expected
+
+
+def test_docker_compose_prefixes_are_taken_off_and_the_lines_read_in_their_format(tmp_path):
+    """`docker compose logs` puts `service  | ` before each line; with it taken off, the
+    dcgm-exporter's lines are logfmt, timed by their own `time=` (before, the generic
+    reader found the time inside the line and kept the prefix in the message)."""
+    name = "dcgm_exporter_compose_logfmt_fatal.log"
+    frame, report = read(copied(tmp_path, EXCERPTS / name))
+    assert report.files == {name: "logfmt"} and report.in_window == 12
+    assert not frame.get_column("message").str.contains("dcgm_exporter  |", literal=True).any()
+    assert frame.get_column("severity").to_list()[5] == "crit"
+    # a logger's `LEVEL | message` is not a compose prefix (no `-`, `_` or `.` in a name)
+    plain = tmp_path / "levels.log"
+    plain.write_text("".join(f"INFO     | step {i} done\n" for i in range(5)))
+    frame, _ = read(plain)
+    assert frame.height == 0 or frame.get_column("message").str.contains("INFO").all()

@@ -150,7 +150,27 @@ def _load(f: _File) -> None:
     if "\r" in text:
         text = text.replace("\r\n", "\n")
     f.incomplete = bool(text) and not text.endswith("\n")
-    f.text = text  # f.lines is counted when the text is split
+    f.text = _without_compose_prefix(text)  # f.lines is counted when the text is split
+
+
+# `docker compose logs` (and `docker-compose up`) put the service's name, padded, and a bar
+# before each line: `dcgm_exporter  | time="..." level=fatal ...`. The name has a `-`, `_`
+# or `.` in it (compose's `service-1`, `project_service_1`, a container's name), so a
+# logger's `INFO | ...` is not taken for one.
+_COMPOSE = r"^[a-z0-9][a-z0-9]*(?:[-_.][a-z0-9]+)+ +\| ?"
+
+
+def _without_compose_prefix(text: str) -> str:
+    """The text with a compose prefix taken off every line that has one, when most of the
+    file's first lines have one: the lines are then read in their own format (the
+    service's name is not a host: compose runs its services on one)."""
+    import re
+
+    head = [line for line in text[:16384].split("\n", SNIFF_LINES)[:SNIFF_LINES] if line.strip()]
+    prefixed = sum(re.match(_COMPOSE, line) is not None for line in head)
+    if not head or prefixed < SNIFF_RATIO * len(head):
+        return text
+    return re.sub(_COMPOSE, "", text, flags=re.MULTILINE)
 
 
 def _sample(text: str) -> list[str]:
