@@ -63,7 +63,7 @@ def test_found_needs_a_notable_signature_of_the_class():
 
 def test_the_bundled_corpus_is_well_formed():
     entries = log_corpus.load_corpus(CORPUS)
-    assert len(entries) == 3575
+    assert len(entries) == 3629
     assert {e.split for e in entries} == {"dev", "holdout"}
     assert sum(e.expect != "benign" for e in entries) >= 150
     assert sum(e.expect == "benign" for e in entries) >= 50
@@ -100,12 +100,13 @@ def test_the_whole_corpus_keeps_its_figures(result):
     false-alarm hunt, 0.9501 on 3350 lines (0.9496 without one disputed label). Three more
     blind sets (accelerators beyond NVIDIA's and their fabrics, MPI and XLA's coordination,
     BMC formats and cluster services; 225 lines) found 82 of 152 before they were read;
-    widened for their families, 0.951 on 3575 lines. The lines
+    widened for their families, 0.951 on 3575 lines; a mixed set gathered after them to
+    measure the catalog, 20 of 35 (0.57), and 0.950 with it in (2187 of 2302). The lines
     still missed name no family worth a signature, or carry a label open to question
     (nvidia-peermem's `invalid context`, a Thunderbolt bridge's window left unplaced, a
     hung task's detail line, which would count each hung task twice)."""
     catalog, readers = result["ways"]["catalog"], result["ways"]["readers"]
-    # Measured on the core corpus (dev and holdout, reach apart): catalog 0.951, readers 0.945.
+    # Measured on the core corpus (dev and holdout, reach apart): catalog 0.950, readers 0.945.
     assert catalog["total"]["recall"] >= 0.95
     assert readers["total"]["recall"] >= 0.9
     assert catalog["total"]["false_matches"] == readers["total"]["false_matches"] == 0
