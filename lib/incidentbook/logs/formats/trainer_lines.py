@@ -43,8 +43,9 @@ OUTER_TAGS: dict[str, str] = {
 INNER_TAGS: dict[str, str] = {
     "rank": r"\[rank(?P<rank>\d+)\]: ?",
     # (NeMo-Run puts the job's name and node first: `job/0 [default3]:`)
+    # (and `[trainer0|0]:`, a role's replica and its rank, as torchtune's recipes print)
     "torchrun": r"(?:[\w.-]+/\d+ )?"
-    r" *\[(?P<role>[a-z_]+?)(?P<local_rank>\d+)\]:(?:\[rank(?P<rank2>\d+)\]: ?)?",
+    r" *\[(?P<role>[a-z_]+?)(?P<local_rank>\d+)(?:\|\d+)?\]:(?:\[rank(?P<rank2>\d+)\]: ?)?",
     "skypilot-process": r"\[(?P<tag_host>[a-z][\w.-]*):(?P<tag_rank>\d+)\]:",
 }
 """The tags that come alone or after an outer one: torchrun's and PyTorch's, SkyPilot's."""

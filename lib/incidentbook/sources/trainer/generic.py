@@ -125,7 +125,8 @@ _LOSS_NAMES = (
 _BLOCK_HEADER = r"(?i)\[(?:step|batch)=\d+(?:/\d+)?(?:,[^\]]*)?\]:?\s*$"
 _INDENTED = r"^[\s\u3000]+[A-Za-z][^:=]*?[:=]\s*[-+]?(?:\d|\.\d|nan|inf)"
 
-_COUNTING = rf"(?:\b(?:{_WORDS})\b{_NAMED}|{_OTHER})"
+# (a `Batch 12 Loss: ...` line counts too: the counters read a batch number)
+_COUNTING = rf"(?:\b(?:{_WORDS}|batch)\b{_NAMED}|{_OTHER})"
 _LOSS = (
     r"(?:\b[\w/]*loss\b|\bCost\b|\bxent\b)[\"']?(?: \w+)?\s*[:=]?\s*[\"']?[-+]?(?:\d|\.\d|nan|inf)"
 )
@@ -193,6 +194,9 @@ _NAMES: dict[str, tuple[str, str]] = {
     "steptiming": ("step_time", "time"),
     "elapsedtimeperiterationms": ("step_time", "ms"),
     "timems": ("step_time", "ms"),
+    # DeepSpeed-Domino's `iteration time (ms): 1414.40`
+    "iterationtimems": ("step_time", "ms"),
+    "iterationtime": ("step_time", "time"),
     "steptimems": ("step_time", "ms"),
     "batchcost": ("step_time", "time"),  # PaddlePaddle's seconds per batch
     "secstep": ("step_time", "time"),

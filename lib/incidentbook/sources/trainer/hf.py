@@ -75,9 +75,13 @@ def parse_stdout(text: TrainerText, ctx: Context) -> Parsed:
     frame = pl.concat([raw.select("line", "ts"), parsed], how="horizontal")
     # ms-swift's dicts add the step and its pace: `'global_step/max_steps': '5/94'` and
     # `'train_speed(iter/s)': 0.35` (steps per second since the start: an average pace)
+    # Newer Trainers put the run's clock and the tokens seen so far in every dict
+    # (`'train_runtime': 30.83, 'num_input_tokens_seen': 393216`): both grow with the run
     own = lines.select(
         _step=pl.col("text").str.extract(_GLOBAL_STEP, 1).cast(pl.Int64, strict=False),
         _speed=to_float(after(pl.col("text"), _SPEED)),
+        _runtime=to_float(after(pl.col("text"), "'train_runtime'")),
+        _tokens=to_float(after(pl.col("text"), "'num_input_tokens_seen'")),
     )
     frame = pl.concat([frame, own], how="horizontal").with_columns(
         step_time=pl.when(pl.col("_speed") > 0).then(1 / pl.col("_speed"))
@@ -101,19 +105,48 @@ def parse_stdout(text: TrainerText, ctx: Context) -> Parsed:
             f"{run['runtime']:.0f} s by epoch; the k-th dict is step k x {every} "
             f"({steps_per_epoch * run['epoch']:.0f} steps / {frame.height} dicts)"
         )
+    elif frame.height > 1 and frame.get_column("_runtime").is_not_null().all():
+        frame = _clocked(frame)
+        notes.append(
+            f"{where}: each dict carries the run's clock (train_runtime): the dicts' steps "
+            "are their order, a step's time is the clock's growth since the dict before"
+            + (", and tokens/s the tokens seen over it" if "tokens_per_second" in frame else "")
+        )
     else:
         frame = frame.with_columns(iteration=pl.int_range(1, pl.len() + 1, dtype=pl.Int64))
         notes.append(
             f"{where}: no train_runtime summary (the run had not finished?): the dicts' "
             "steps are their order, and they can be dated only where a time is printed"
         )
-    frame = frame.with_columns(kind=pl.lit("hf-dict")).drop("_step", "_speed")
+    frame = frame.with_columns(kind=pl.lit("hf-dict")).drop(
+        "_step", "_speed", "_runtime", "_tokens"
+    )
     facts = {}
     seq = text.lines.filter(pl.col("text").str.contains(SEQ_ARGUMENT)).head(1)
     if seq.height:
         value = pl.select(pl.lit(seq.item(0, "text")).str.extract(SEQ_ARGUMENT, 1)).item()
         facts["seq_length"] = Fact(float(value), f"launch command, line {seq.item(0, 'line')}")
     return Parsed(records(frame), facts, starts, notes)
+
+
+def _clocked(frame: pl.DataFrame) -> pl.DataFrame:
+    """Dicts that each carry the run's clock: the k-th is step k, spread from the start by
+    the clock's growth, which is its step's time; where they also carry the tokens seen,
+    the tokens/s over each interval (the dict's own `train_tokens_per_second` is the
+    run's average so far, which hides a slow patch)."""
+    grown = pl.col("_runtime").diff()
+    tokens = pl.col("_tokens").diff()
+    frame = frame.with_columns(
+        iteration=pl.int_range(1, pl.len() + 1, dtype=pl.Int64),
+        span=grown.fill_null(pl.col("_runtime")),
+        step_time=pl.coalesce("step_time", pl.when(grown > 0).then(grown)),
+    )
+    if frame.get_column("_tokens").is_not_null().any():
+        frame = frame.with_columns(
+            consumed_tokens="_tokens",
+            tokens_per_second=pl.when((grown > 0) & (tokens > 0)).then(tokens / grown),
+        )
+    return frame
 
 
 def parse_state(path: Path, ctx: Context) -> Parsed:
