@@ -41,3 +41,14 @@ def test_a_replicas_tag_is_taken_off_the_line():
     rows, notes = trainer_rows("torchtune_pr2620-replica-tag.log", start=START)
     assert rows.height >= 3, notes
     assert rows.get_column("step_time").drop_nulls().len() >= 3
+
+
+def test_a_steps_field_line_after_it_is_joined_to_the_step():
+    # DeepSpeed-Chat's step 3: `epoch: 0|step: 3183|ppo_ep: 1|act_loss: 30.921875|...`,
+    # then `average reward score: ...` and dashes, then `|E2E latency=2.14s |... |
+    # CurSamplesPerSec=1.87 |AvgSamplesPerSec=1.95`: that step's time and samples/s
+    rows, notes = trainer_rows("deepspeed-chat_issue444-step3-trailing-latency.log", start=START)
+    first = rows.row(0, named=True)
+    assert first["iteration"] == 3183, notes
+    assert first["step_time"] == pytest.approx(2.14)
+    assert first["samples_per_second"] == pytest.approx(1.87)

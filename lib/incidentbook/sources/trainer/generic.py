@@ -197,6 +197,9 @@ _NAMES: dict[str, tuple[str, str]] = {
     # DeepSpeed-Domino's `iteration time (ms): 1414.40`
     "iterationtimems": ("step_time", "ms"),
     "iterationtime": ("step_time", "time"),
+    # DeepSpeed-Chat's step 3: a step's whole time (generation and training), its samples/s
+    "e2elatency": ("step_time", "time"),
+    "cursamplespersec": ("samples_per_second", "plain"),
     "steptimems": ("step_time", "ms"),
     "batchcost": ("step_time", "time"),  # PaddlePaddle's seconds per batch
     "secstep": ("step_time", "time"),
@@ -315,10 +318,45 @@ def _blocks(lines: pl.DataFrame) -> pl.DataFrame:
         .filter(pl.col("_header"))
         .select("line", "ts", "text")
     )
-    single = marked.filter(
-        ~pl.col("_header") & ~(pl.col("_indented") & pl.col("_headed")) & text.str.contains(_HEADER)
-    ).select("line", "ts", "text")
-    return pl.concat([single, in_block]).sort("line")
+    counting = ~pl.col("_header") & ~(pl.col("_indented") & pl.col("_headed"))
+    single = marked.filter(counting & text.str.contains(_HEADER)).select("line", "ts", "text")
+    return pl.concat([_with_trailers(marked, single), in_block]).sort("line")
+
+
+# A line of `name=value` fields (three or more) that names no step, printed right after a
+# step's line: more of that step's numbers (DeepSpeed-Chat prints `|E2E latency=2.12s
+# |... |CurSamplesPerSec=1.89` two lines after its `epoch: 0|step: 3183|...act_loss: ...`).
+_TRAILER_FIELDS = r"[A-Za-z][\w ]*?=[-+]?\d"
+_TRAILER_SPAN = 3  # lines after the step's own
+
+
+def _with_trailers(marked: pl.DataFrame, single: pl.DataFrame) -> pl.DataFrame:
+    """`single` (the steps' own lines) with each step's trailing field line joined on."""
+    text = pl.col("text")
+    owner = (
+        marked.select(
+            "line",
+            "text",
+            _owner=pl.when(text.str.contains(_HEADER)).then(pl.col("line")).forward_fill(),
+            _trailer=~text.str.contains(_HEADER)
+            & (text.str.count_matches(_TRAILER_FIELDS) >= 3)
+            & ~text.str.contains(_EVALUATION),
+        )
+        .filter(pl.col("_trailer") & (pl.col("line") - pl.col("_owner") <= _TRAILER_SPAN))
+        .group_by("_owner")
+        .agg(pl.col("text").sort_by("line").str.join(" | ").alias("_more"))
+    )
+    if owner.height == 0:
+        return single
+    return (
+        single.join(owner, left_on="line", right_on="_owner", how="left")
+        .with_columns(
+            text=pl.when(pl.col("_more").is_not_null())
+            .then(pl.col("text") + " | " + pl.col("_more"))
+            .otherwise(pl.col("text"))
+        )
+        .drop("_more")
+    )
 
 
 def _split(steps: pl.DataFrame) -> pl.DataFrame:
@@ -371,9 +409,10 @@ def _fields(parts: pl.DataFrame) -> pl.DataFrame:
     """(row, column, value): each known name's number, in canonical units."""
     name = (
         pl.col("name")
-        # a field's name is what follows its last number (`epoch 001: 100 / 1000 loss`) and
-        # a logger's prefix (`INFO:tensorflow:loss`)
-        .str.replace(r"^.*\d[^A-Za-z]*", "")
+        # a field's name is what follows its last number (`epoch 001: 100 / 1000 loss`; a
+        # word's own digits are its name's, `E2E latency`) and a logger's prefix
+        # (`INFO:tensorflow:loss`)
+        .str.replace(r"^.*\b\d[\d.,]*\b[^A-Za-z]*", "")
         .str.replace(r"^.*:", "")
         .str.to_lowercase()
         .str.replace_all(r"[^a-z0-9]", "")
