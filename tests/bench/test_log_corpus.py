@@ -106,7 +106,7 @@ def test_the_whole_corpus_keeps_its_figures(result):
     (nvidia-peermem's `invalid context`, a Thunderbolt bridge's window left unplaced, a
     hung task's detail line, which would count each hung task twice)."""
     catalog, readers = result["ways"]["catalog"], result["ways"]["readers"]
-    # Measured on the core corpus (dev and holdout, reach apart): catalog 0.950, readers 0.945.
+    # Measured on the core corpus (dev and holdout, reach apart): catalog 0.950, readers 0.947.
     assert catalog["total"]["recall"] >= 0.95
     assert readers["total"]["recall"] >= 0.9
     assert catalog["total"]["false_matches"] == readers["total"]["false_matches"] == 0

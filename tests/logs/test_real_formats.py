@@ -825,3 +825,22 @@ def test_docker_compose_prefixes_are_taken_off_and_the_lines_read_in_their_forma
     plain.write_text("".join(f"INFO     | step {i} done\n" for i in range(5)))
     frame, _ = read(plain)
     assert frame.height == 0 or frame.get_column("message").str.contains("INFO").all()
+
+
+def test_logfmt_lines_keep_their_level_and_msg_for_the_signatures(tmp_path):
+    """A logrus line read as logfmt keeps `level=fatal msg="..."` in its message, as the
+    raw line has it (before, the message began at the msg value, and the catalog's Go
+    signatures, written against `level=fatal msg=`, missed the line the readers gave it)."""
+    # https://github.com/NVIDIA/gpu-monitoring-tools/issues/141
+    line = (
+        'time="2020-12-15T11:28:40Z" level=fatal msg="Error watching fields: This request is '
+        'serviced by a module of DCGM that is not currently loaded"'
+    )
+    path = tmp_path / "dcgm-exporter.log"
+    path.write_text(line + "\n")
+    frame, report = read(path)
+    assert report.files == {path.name: "logfmt"}
+    row = match(frame, load_catalog()).row(0, named=True)
+    assert row["message"].startswith('level=fatal msg="Error watching fields')
+    assert row["severity"] == "crit"
+    assert row["signature"] == "uncaught-exception"

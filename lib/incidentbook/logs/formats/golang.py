@@ -39,7 +39,9 @@ _KLOG = Rule("klog", _RUNTIME + KLOG_HEADER, _klog)
 
 def _logfmt(g, ctx):
     # logrus quotes its time and message (`time="..." level=info msg="..."`); slog does not
-    # quote the time. The message is the msg value, then any fields after it.
+    # quote the time. The message keeps the level and msg= as the program wrote them (the
+    # catalog's Go signatures read `level=fatal msg="..."`, as journald shows these lines),
+    # then any fields after it.
     return {
         "ts": _with_runtime_time(g, ctx, rfc3339(g("ts"), ctx)),
         "severity": level_of_word(g("level")),
@@ -48,8 +50,9 @@ def _logfmt(g, ctx):
 
 _LOGFMT = Rule(
     "logfmt",
-    _RUNTIME + r"time=\"?(?P<ts>[^\"\s]+)\"? level=\"?(?P<level>\w+)\"? msg=",
+    _RUNTIME + r"time=\"?(?P<ts>[^\"\s]+)\"? (?P<tail>level=\"?(?P<level>\w+)\"? msg=)",
     _logfmt,
+    tail=("tail",),
 )
 
 
