@@ -844,3 +844,19 @@ def test_logfmt_lines_keep_their_level_and_msg_for_the_signatures(tmp_path):
     assert row["message"].startswith('level=fatal msg="Error watching fields')
     assert row["severity"] == "crit"
     assert row["signature"] == "uncaught-exception"
+
+
+def test_klog_lines_keep_the_file_and_line_that_spoke(tmp_path):
+    """klog's `nvc.c:274] ` stays in the message (before, the reader dropped it, and the
+    container toolkit's signature, which knows nvc's lines by it, missed them)."""
+    # https://github.com/NVIDIA/nvidia-container-toolkit/issues/171
+    path = tmp_path / "nvidia-container-toolkit.log"
+    path.write_text(
+        "W1128 17:35:08.654149 1738 nvc.c:274] skipping kernel modules load due to failure\n"
+    )
+    frame, report = read(path)
+    assert report.files == {path.name: "klog"}
+    catalog = load_catalog()
+    row = match(frame, catalog).with_columns(level=line_severity(catalog)).row(0, named=True)
+    assert row["message"] == "nvc.c:274] skipping kernel modules load due to failure"
+    assert (row["signature"], row["level"]) == ("container-gpu-error", "error")
