@@ -860,3 +860,15 @@ def test_klog_lines_keep_the_file_and_line_that_spoke(tmp_path):
     row = match(frame, catalog).with_columns(level=line_severity(catalog)).row(0, named=True)
     assert row["message"] == "nvc.c:274] skipping kernel modules load due to failure"
     assert (row["signature"], row["level"]) == ("container-gpu-error", "error")
+
+
+def test_open_mpis_signal_report_is_known_once_its_tag_is_taken_off(tmp_path):
+    """Open MPI tags its report of a signal with `[host:pid] `, which the readers take off
+    as the line's host; the report's `Signal: Aborted (6)` is then known on its own."""
+    # https://github.com/NVIDIA/nccl/issues/1611
+    path = tmp_path / "job.out"
+    path.write_text("[rack1-93-slot7:186363] Signal: Aborted (6)\n")
+    frame, _ = read(path)
+    row = match(frame, load_catalog()).row(0, named=True)
+    assert row["message"] == "Signal: Aborted (6)"
+    assert row["signature"] == "process-fatal-signal"
