@@ -166,7 +166,7 @@ def _without_compose_prefix(text: str) -> str:
     service's name is not a host: compose runs its services on one)."""
     import re
 
-    head = [line for line in text[:16384].split("\n", SNIFF_LINES)[:SNIFF_LINES] if line.strip()]
+    head = _sample(text)
     prefixed = sum(re.match(_COMPOSE, line) is not None for line in head)
     if not head or prefixed < SNIFF_RATIO * len(head):
         return text

@@ -30,20 +30,14 @@ def _klog(g, ctx):
 
 KLOG_HEADER = (
     r"(?P<level>[IWEF])(?P<mmdd>\d{4}) (?P<time>\d\d:\d\d:\d\d\.\d+) +(?P<tid>\d+) "
-    r"(?P<src>[^\s\]]+:\d+)\] ?"
+    r"(?P<tail>(?P<src>[^\s\]]+:\d+)\] ?)"
 )
-"""klog's header (`E0520 14:00:45.123000 1234 kubelet.go:2412] `), its level first."""
+"""klog's header (`E0520 14:00:45.123000 1234 kubelet.go:2412] `), its level first; `tail`
+is its `file:line] `, which a message keeps."""
 
 # The message keeps klog's `file:line] ` (`nvc.c:274] ...`): it says which part of a
 # program spoke, and the catalog reads it (the container toolkit's nvc lines).
-_KLOG = Rule(
-    "klog",
-    _RUNTIME
-    + r"(?P<level>[IWEF])(?P<mmdd>\d{4}) (?P<time>\d\d:\d\d:\d\d\.\d+) +(?P<tid>\d+) "
-    + r"(?P<tail>(?P<src>[^\s\]]+:\d+)\] ?)",
-    _klog,
-    tail=("tail",),
-)
+_KLOG = Rule("klog", _RUNTIME + KLOG_HEADER, _klog, tail=("tail",))
 
 
 def _logfmt(g, ctx):

@@ -80,7 +80,7 @@ def parse_stdout(text: TrainerText, ctx: Context) -> Parsed:
     own = lines.select(
         _step=pl.col("text").str.extract(_GLOBAL_STEP, 1).cast(pl.Int64, strict=False),
         _speed=to_float(after(pl.col("text"), _SPEED)),
-        _runtime=to_float(after(pl.col("text"), "'train_runtime'")),
+        _runtime=to_float(after(pl.col("text"), _RUN["runtime"])),
         _tokens=to_float(after(pl.col("text"), "'num_input_tokens_seen'")),
     )
     frame = pl.concat([frame, own], how="horizontal").with_columns(
