@@ -414,8 +414,13 @@ one is counted, not half read."""
 
 
 def after(text: pl.Expr, key: str) -> pl.Expr:
-    """The raw text of the value after `key` (a regex) and `:` or `=`."""
-    return text.str.extract(key + r"\s*[:=]\s*" + NUM, 1)
+    """The raw text of the value after `key` (a regex) and `:` or `=`, inside its quotes
+    when it is quoted (ms-swift prints `'loss': '1.921'`)."""
+    return text.str.extract(key + r"\s*[:=]\s*['\"]?" + _UNQUOTED, 1)
+
+
+_UNQUOTED = r"([^\s|}\]'\"]+)"
+"""NUM, ending at a quote too."""
 
 
 def to_float(raw: pl.Expr) -> pl.Expr:

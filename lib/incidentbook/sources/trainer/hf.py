@@ -14,8 +14,9 @@ dict (an application's own log line) or, for trainer_state.json, incident.yaml's
 trainer.start. The Trainer prints no throughput per step (train_samples_per_second is
 the whole run's average), so none is read. Evaluation entries (`eval_*`) are left out.
 ms-swift prints the same dicts with the step (`global_step/max_steps`) and the steps per
-second since the start (`train_speed(iter/s)`): where every dict has them, they are the
-step and its (average) time.
+second since the start (`train_speed(iter/s)`; newer versions the seconds per step,
+`train_speed(s/it)`, and the interval's tokens/s, each value quoted): where every dict has
+them, they are the step and its (average) time.
 """
 
 from __future__ import annotations
@@ -49,6 +50,13 @@ _KEYS = {
 }
 _GLOBAL_STEP = r"'global_step/max_steps': '(\d+)/\d+'"
 _SPEED = r"'train_speed\(iter/s\)'"
+_SECONDS = r"'train_speed\(s/it\)'"
+# ms-swift's newer dicts (2026) give the time per step instead, and the tokens of the
+# interval: `'tokens_global_per_sec': '667.2'`, `'tokens_per_gpu_per_sec': '83.4'`
+_TOKENS = {
+    "tokens_per_second": "'tokens_global_per_sec'",
+    "tokens_per_second_per_gpu": "'tokens_per_gpu_per_sec'",
+}
 _RUN = {
     "runtime": "'train_runtime'",
     "steps_per_second": "'train_steps_per_second'",
@@ -80,11 +88,16 @@ def parse_stdout(text: TrainerText, ctx: Context) -> Parsed:
     own = lines.select(
         _step=pl.col("text").str.extract(_GLOBAL_STEP, 1).cast(pl.Int64, strict=False),
         _speed=to_float(after(pl.col("text"), _SPEED)),
+        _seconds=to_float(after(pl.col("text"), _SECONDS)),
+        **{n: to_float(after(pl.col("text"), key)) for n, key in _TOKENS.items()},
         _runtime=to_float(after(pl.col("text"), _RUN["runtime"])),
         _tokens=to_float(after(pl.col("text"), "'num_input_tokens_seen'")),
     )
     frame = pl.concat([frame, own], how="horizontal").with_columns(
-        step_time=pl.when(pl.col("_speed") > 0).then(1 / pl.col("_speed"))
+        step_time=pl.coalesce(
+            pl.when(pl.col("_seconds") > 0).then(pl.col("_seconds")),
+            pl.when(pl.col("_speed") > 0).then(1 / pl.col("_speed")),
+        )
     )
     counted = frame.get_column("_step").is_not_null().all() and frame.height > 0
     run = _summary(text)
@@ -119,7 +132,7 @@ def parse_stdout(text: TrainerText, ctx: Context) -> Parsed:
             "steps are their order, and they can be dated only where a time is printed"
         )
     frame = frame.with_columns(kind=pl.lit("hf-dict")).drop(
-        "_step", "_speed", "_runtime", "_tokens"
+        "_step", "_speed", "_seconds", "_runtime", "_tokens"
     )
     facts = {}
     seq = text.lines.filter(pl.col("text").str.contains(SEQ_ARGUMENT)).head(1)

@@ -96,6 +96,39 @@ def _segments(rows: pl.DataFrame, starts: list[int]) -> pl.DataFrame:
     )
 
 
+def _without_stage_placeholders(rows: pl.DataFrame, where: str) -> tuple[pl.DataFrame, list]:
+    """Under pipeline parallelism only the last stage computes the loss; the other stages'
+    ranks print a fixed stand-in (torchtitan: the same negative number on every step). A
+    rank whose loss is one value on all of three or more steps, where another rank's loss
+    varies over the same steps, printed a stand-in: its loss is left out, so the merge
+    takes the last stage's."""
+    if rows.get_column("rank").drop_nulls().n_unique() < 2:
+        return rows, []
+    per_rank = rows.group_by("segment", "rank").agg(
+        steps=pl.col("loss").drop_nulls().len(), values=pl.col("loss").drop_nulls().n_unique()
+    )
+    fixed = per_rank.filter((pl.col("steps") >= 3) & (pl.col("values") == 1))
+    varying = per_rank.filter((pl.col("steps") >= 3) & (pl.col("values") > 1))
+    fixed = fixed.join(varying.select("segment"), on="segment", how="semi")
+    if fixed.height == 0:
+        return rows, []
+    marked = rows.join(
+        fixed.select("segment", "rank", _stand_in=pl.lit(True)),
+        on=["segment", "rank"],
+        how="left",
+        maintain_order="left",
+    )
+    ranks = ", ".join(str(r) for r in sorted(set(fixed.get_column("rank").to_list())))
+    note = (
+        f"{where}: ranks {ranks} print one loss on every step while another rank's varies "
+        "(pipeline stages without the loss); the varying loss is used"
+    )
+    rows = marked.with_columns(
+        loss=pl.when(pl.col("_stand_in")).then(None).otherwise(pl.col("loss"))
+    ).drop("_stand_in")
+    return rows, [note]
+
+
 def _coalesce(rows: pl.DataFrame) -> tuple[pl.DataFrame, int, int]:
     """One row per (segment, iteration): the first non-null value of each column, rank 0's
     first. Returns the rows, the duplicate lines merged and how many ranks printed."""
@@ -332,6 +365,34 @@ def _placeholders(rows: pl.DataFrame, where: str) -> tuple[pl.DataFrame, list[st
     return rows, notes
 
 
+# Times and rates a line can print as `nan` or `inf` before it has anything to average
+# (modded-nanoGPT's `step_avg:nanms` on its first steps): not a value, unknown. A loss or a
+# grad norm that is not a number stays one: it is what a diverging run prints.
+_MEASURED = (
+    "step_time",
+    "span",
+    "tokens_per_second",
+    "tokens_per_second_per_gpu",
+    "samples_per_second",
+    "tflops_per_gpu",
+    "mfu",
+)
+
+
+def _unknown_when_not_finite(rows: pl.DataFrame, where: str) -> tuple[pl.DataFrame, list[str]]:
+    present = [c for c in _MEASURED if c in rows.columns]
+    bad = rows.select(pl.any_horizontal(~pl.col(c).is_finite() for c in present).sum()).item()
+    if not present or not bad:
+        return rows, []
+    rows = rows.with_columns(
+        pl.when(pl.col(c).is_finite()).then(pl.col(c)).alias(c) for c in present
+    )
+    return rows, [
+        f"{where}: {bad} iteration lines print a time or rate that is not a number "
+        "(nan, inf); taken as unknown"
+    ]
+
+
 def place_records(
     parsed: Parsed,
     anchors: pl.DataFrame,
@@ -353,6 +414,8 @@ def place_records(
     if rows.height == 0 and events.height == 0:
         return Placed(rows.with_columns(inferred=pl.lit(False), segment=pl.lit(0)), notes)
     rows = _segments(rows, parsed.starts)
+    rows, more = _without_stage_placeholders(rows, where)
+    notes += more
     rows, duplicates, ranks = _coalesce(rows)
     if duplicates:
         notes.append(
@@ -366,6 +429,8 @@ def place_records(
             f"{where}: the run restarts {segments - 1} times (a start line or the iteration "
             "counter going back); each run is read on its own"
         )
+    rows, more = _unknown_when_not_finite(rows, where)
+    notes += more
     rows = _deltas(rows, facts)
     notes += _interval_notes(rows, where)
     anchors = anchors.select("line", "ts")

@@ -32,6 +32,7 @@ from incidentbook.sources.trainer.base import (
 )
 
 STEP = r"\bstep:\s*(\d+)\s+loss:"
+_VALIDATION = r"(?i)\bvalidat\w*\s+step:"
 _START = r"Training starts at step"
 _SHAPE = (
     r"local batch size (\d+), global batch size (\d+), gradient accumulation steps (\d+), "
@@ -74,7 +75,11 @@ def re_groups(line: str, pattern: str) -> tuple[str, ...]:
 
 def parse(text: TrainerText, ctx: Context) -> Parsed:
     where = text.path.name
-    lines = text.lines.filter(pl.col("text").str.contains(STEP))
+    # `validate step: 100  loss: 2.1152 ... tps: 5,750` is the validation's: its loss and
+    # tokens/s are not the training step's
+    lines = text.lines.filter(
+        pl.col("text").str.contains(STEP) & ~pl.col("text").str.contains(_VALIDATION)
+    )
     if text.incomplete and lines.height:
         lines = lines.filter(pl.col("line") != text.lines.get_column("line").max())
     raw = lines.select(
