@@ -432,7 +432,8 @@ def test_unknown_formats_with_a_time_are_read_by_the_generic_reader(tmp_path):
     for name, line in lines.items():
         (tmp_path / name).write_text(line + "\n")
     ucx, report = read(tmp_path / "ucx.log")
-    assert report.files == {"ucx.log": "generic"}
+    # (UCX's lines have had a reader of their own since the seventh excerpt set)
+    assert report.files == {"ucx.log": "ucx"}
     assert ucx.item(0, "ts") == utc(2015, 9, 29, 9, 23, 46, 518088)
     assert ucx.item(0, "severity") == "err"
     talos, _ = read(tmp_path / "talos.log")
@@ -557,6 +558,8 @@ def test_messages_without_any_time_take_their_files_date(tmp_path):
         "mpirun_nccl_ib_async_fatal_qp.log",
         "ray_llmengine_prefix_nccl_proxy_connect.log",
         "nvidia_bug_report_journal_zh_month_xid.log",
+        # the seventh
+        "srun_label_ucx_native_segfault_cori.log",
     ],
 )
 def test_every_excerpt_is_read_whole(tmp_path, name):
@@ -809,6 +812,30 @@ def test_the_sixth_excerpt_sets_failures_are_known_through_the_readers(tmp_path,
     frame, _ = read(copied(tmp_path, EXCERPTS / name), recognise=recogniser(catalog))
     got = match(frame, catalog).filter(pl.col("line").is_in(list(expected)))
     assert dict(got.select("line", "signature").iter_rows()) == expected
+
+
+def test_srun_labelled_ucx_lines_are_a_jobs_output_timed_by_ucx(tmp_path):
+    """`srun -l` output whose tasks print UCX's own log lines and a backtrace: the task id
+    before an indented frame still says the line is a job's output (before, the frames
+    did not count, and the whole file was an unknown format), and UCX's lines take their
+    time, level and source from UCX's own header."""
+    name = "srun_label_ucx_native_segfault_cori.log"
+    catalog = load_catalog()
+    frame, report = read(copied(tmp_path, EXCERPTS / name))
+    assert report.files == {name: "trainer"} and report.in_window == 40
+    frame = frame.sort("line")
+    first = frame.row(0, named=True)
+    assert first["ts"] == utc(2020, 1, 17, 7, 5, 48, 838522)
+    assert first["rank"] == 1 and first["source"] == "ucx" and first["severity"] == "debug"
+    ucx_error = frame.row(8, named=True)
+    assert ucx_error["severity"] == "err" and ucx_error["rank"] == 0
+    assert ucx_error["message"].startswith("cuda_ipc_md.c:62   UCX  ERROR cuCtxGetDevice")
+    got = match(frame, catalog).filter(pl.col("line").is_in([9, 11, 36]))
+    assert got.get_column("signature").to_list() == [
+        "ucx-error",
+        "process-segfault",
+        "slurm-task-failed",
+    ]
 
 
 def test_docker_compose_prefixes_are_taken_off_and_the_lines_read_in_their_format(tmp_path):

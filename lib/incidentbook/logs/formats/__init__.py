@@ -160,6 +160,7 @@ LOG_FORMATS: Registry[LogFormat] = Registry(
         "nanotron": f"{_FORMATS}.trainer:NANOTRON",
         "torch-glog": f"{_FORMATS}.trainer:TORCH_GLOG",
         "nccl": f"{_FORMATS}.trainer:NCCL",
+        "ucx": f"{_FORMATS}.trainer:UCX",
         "python-logging": f"{_FORMATS}.trainer:PYTHON_LOGGING",
         "deepspeed": f"{_FORMATS}.trainer:DEEPSPEED",
         "loguru": f"{_FORMATS}.trainer:LOGURU",

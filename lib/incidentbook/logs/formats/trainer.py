@@ -14,7 +14,13 @@ import polars as pl
 
 from incidentbook.logs.formats import INHERIT
 from incidentbook.logs.formats import trainer_lines as shapes
-from incidentbook.logs.formats.expressions import Rule, local_time, text_format, with_year
+from incidentbook.logs.formats.expressions import (
+    Rule,
+    epoch_us,
+    local_time,
+    text_format,
+    with_year,
+)
 from incidentbook.logs.formats.slurm import SLURM_CLIENT_RULE
 from incidentbook.logs.severity import level_of_word
 
@@ -87,6 +93,17 @@ def _timed_logging(g, ctx):
     }
 
 
+def _ucx(g, ctx):
+    seconds = g("epoch").cast(pl.Float64, strict=False)
+    return {
+        "ts": epoch_us((seconds * 1e6).round().cast(pl.Int64)),
+        "severity": level_of_word(g("level")),
+        "host": g("host"),
+    }
+
+
+_UCX = Rule("ucx", shapes.UCX, _ucx, tail=("tail",))
+
 _BRACKETED = Rule("deepspeed", shapes.BRACKETED_LOGGING, _timed_logging, tail=("tail",))
 
 
@@ -117,7 +134,7 @@ _MEGATRON = Rule("megatron", shapes.MEGATRON_ITERATION_HEAD, _megatron, tail=("h
 
 _LOGGING_RULES = [_BRACKETED, _ASCTIME, _LOGURU, _DEFAULT, _RICH]
 # A job's output also holds what srun and slurmstepd print into it.
-_ALL = [_NANOTRON, _GLOG, _NCCL, *_LOGGING_RULES, _MEGATRON, SLURM_CLIENT_RULE]
+_ALL = [_NANOTRON, _GLOG, _NCCL, _UCX, *_LOGGING_RULES, _MEGATRON, SLURM_CLIENT_RULE]
 
 
 def _trainer_format(name: str, rules: list[Rule], **fields):
@@ -131,6 +148,7 @@ def _trainer_format(name: str, rules: list[Rule], **fields):
 NANOTRON = _trainer_format("nanotron", [_NANOTRON], local_time=True)
 TORCH_GLOG = _trainer_format("torch-glog", [_GLOG], local_time=True, yearless=True)
 NCCL = _trainer_format("nccl", [_NCCL])
+UCX = _trainer_format("ucx", [_UCX])
 PYTHON_LOGGING = _trainer_format("python-logging", _LOGGING_RULES, local_time=True)
 DEEPSPEED = _trainer_format("deepspeed", [_BRACKETED], local_time=True)
 LOGURU = _trainer_format("loguru", [_LOGURU], local_time=True)

@@ -141,6 +141,14 @@ NCCL = (
     r"(?P<tail>(?:(?P<src>\S+:\d+) )?NCCL (?P<level>INFO|WARN|ERROR|ABORT|TRACE)\b ?)"
 )
 
+# UCX's own log lines (UCX_LOG_LEVEL): `[1579244748.838971] [cgpu12:56309:2]
+# cuda_ipc_md.c:62   UCX  ERROR msg`, epoch seconds, then host, pid and thread. The message
+# keeps `file:line UCX LEVEL`: signatures read them.
+UCX = (
+    r"\[(?P<epoch>1\d{9}\.\d{1,9})\] +\[(?P<host>[^\s:\[\]]+):(?P<pid>\d+):\d+\] +"
+    r"(?P<tail>(?P<src>[\w.-]+:\d+) +UCX +(?P<level>[A-Z]+)\b +)"
+)
+
 # Python logging with a bracketed time: DeepSpeed's `[2021-08-12 08:19:28,225] [INFO]
 # [checkpointing.py:226:fn] `, torch.distributed.elastic's `[2024-03-18 17:38:50,208]
 # torch.distributed.elastic.multiprocessing.api: [ERROR] `.
@@ -185,8 +193,9 @@ UNTIMED = (
     r"\[\d+,\d+\]<std(?:out|err|diag)>:",
     r"\[[^\]\s@]+@\d+,\d+\]<std(?:out|err)>:",
     r"[A-Za-z][\w-]*(?:\.[\w-]+)*\d[\w.-]* \d{1,6}: ",
-    # srun --label's task id (right-aligned to the widest), then whatever the task printed
-    r" *\d{1,6}: \S",
+    # srun --label's task id (right-aligned to the widest), then whatever the task printed,
+    # indented too (a backtrace's frames: `0:     3  /usr/lib/libucp.so.0(...)`)
+    r" *\d{1,6}: +\S",
     r"\[Rank \d+\] ",
     r"\[[\w.-]+:\d+\] ",
     r"Traceback \(most recent call last\):",
