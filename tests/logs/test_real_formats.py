@@ -283,7 +283,7 @@ def test_bmc_sel_as_ipmitool_prints_it():
     assert benign.height and benign.get_column("signature").null_count() == benign.height
 
 
-def test_bmc_sel_clocks_years_and_records_before_the_clock():
+def test_bmc_sel_clocks_years_and_records_before_the_clock(tmp_path):
     # 12-hour clock with a zone abbreviation (read in assume_tz), a two-digit year.
     frame, _ = _sel(BMC / "ipmitool_sel_elist_psu_inlet_temp_reading_12h_clock_tz.log")
     assert frame.item(0, "ts") == utc(2022, 5, 27, 18, 12, 15)
@@ -291,9 +291,13 @@ def test_bmc_sel_clocks_years_and_records_before_the_clock():
     frame, _ = _sel(BMC / "ipmitool_sel_elist_correctable_ecc_timezone.log")
     assert frame.item(0, "ts") == utc(2022, 12, 14, 23, 9, 44)
     assert (frame.item(0, "signature"), frame.item(0, "level")) == ("bmc-memory-ecc", "warning")
-    # Records logged before the BMC knew the time, and nothing after them: no time at all.
-    frame, report = _sel(BMC / "ipmitool_sel_elist_preinit_critical_interrupt_bus_fatal.log")
-    assert frame.height == 0 and report.lost == 2 and balanced(report)
+    # Records logged before the BMC knew the time, and nothing after them: no time at all,
+    # so the list is dated by its file, the time it was saved (the rows are at least that
+    # old), and they count as dated so (before, both were lost).
+    name = "ipmitool_sel_elist_preinit_critical_interrupt_bus_fatal.log"
+    frame, report = _sel(copied(tmp_path, BMC / name))
+    assert frame.height == 2 and report.lost == 0 and balanced(report)
+    assert report.file_timed == 2 and frame.get_column("ts").to_list() == [WRITTEN] * 2
 
 
 def test_bmc_sel_as_freeipmi_prints_it():
@@ -836,6 +840,67 @@ def test_srun_labelled_ucx_lines_are_a_jobs_output_timed_by_ucx(tmp_path):
         "process-segfault",
         "slurm-task-failed",
     ]
+
+
+@pytest.mark.parametrize(
+    ("line", "fmt", "expected"),
+    [
+        # nvidia-smi -q's fields with no GPU block above them give no facts
+        # (https://github.com/leptonai/gpud, testdata nvidia-smi-query.535.161.08)
+        ("            HW Power Brake Slowdown       : Active", "nvidia-smi", "gpu-clock-slowdown"),
+        # (https://github.com/Azure/azhpc-images/pull/506)
+        (
+            "    Status                            : Insufficient Resources",
+            "nvidia-smi",
+            "nvlink-error",
+        ),
+        # a dcgmi diag row whose test's cell is empty (https://github.com/NVIDIA/go-dcgm/issues/52)
+        (
+            "|                           | Fail - GPU: 0                                  |",
+            "dcgmi-diag",
+            "gpu-diagnostic-failure",
+        ),
+        # a sacct row with no header above it
+        # (https://github.com/martius-lab/cluster_utils/issues/87)
+        ("239023.0|galvani-cn001|CANCELLED|0:10", "slurm-sacct", "slurm-job-killed"),
+        # an ipmitool SEL row from before the BMC had the time (Nuvoton-Israel/openbmc,
+        # meta-evb-npcm750/README.md)
+        (
+            "    1 |  Pre-Init  |0000000089| Temperature #0x02 | Upper Non-critical going high "
+            "| Asserted",
+            "bmc-sel",
+            "bmc-temperature-critical",
+        ),
+    ],
+)
+def test_pieces_of_reports_pasted_alone_keep_what_a_signature_knows(tmp_path, line, fmt, expected):
+    """A line of a report or a table pasted without the rest of it: its reader cannot lay
+    it out (no GPU block, no header, no time), and it was lost; now it is kept as a file in
+    no known format keeps the lines a signature knows, dated by the file."""
+    path = tmp_path / "pasted.txt"
+    path.write_text(line + "\n")
+    os.utime(path, (WRITTEN.timestamp(), WRITTEN.timestamp()))
+    catalog = load_catalog()
+    frame, report = read(path, recognise=recogniser(catalog))
+    assert report.files == {"pasted.txt": fmt}
+    assert report.lost == 0 and report.in_window == 1, report.unreadable
+    assert frame.item(0, "ts") == WRITTEN
+    assert match(frame, catalog).item(0, "signature") == expected
+
+
+def test_a_sacct_row_naming_no_node_keeps_its_row(tmp_path):
+    # A job cancelled while it waited ran on no node (`None assigned`): its row has a
+    # time and a state but no host, and was dropped after it had been counted as read
+    text = (
+        "JobID|JobName|Partition|Account|AllocCPUS|State|ExitCode|Start|End|NodeList\n"
+        "103|queued|gpu|ml|8|CANCELLED by 1000|0:0|2025-02-23T12:00:00|2025-02-23T12:00:00|"
+        "None assigned\n"
+    )
+    path = tmp_path / "sacct.txt"
+    path.write_text(text)
+    frame, report = read(path)
+    assert report.files == {"sacct.txt": "slurm-sacct"} and report.in_window == 1
+    assert frame.height == 1 and frame.item(0, "host") == "sacct"
 
 
 def test_docker_compose_prefixes_are_taken_off_and_the_lines_read_in_their_format(tmp_path):

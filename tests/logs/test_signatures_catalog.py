@@ -2625,7 +2625,7 @@ POSITIVES += [
     (
         "b5192-mn: [2021-01-22T10:27:09.995] error: Invalid job credential from "
         "51525@10.145.200.11: Invalid job credential",
-        "slurm-error",
+        "slurm-auth-failure",
         {},
     ),
     (

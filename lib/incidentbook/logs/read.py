@@ -419,8 +419,9 @@ def _parse_group(
     done = fmt.parse(nonblank.lazy(), ctx).collect()
     if may_hold_foreign_lines(fmt):
         done = own_times(done, ctx)
+    with_facts: set[int] = set()
     if fmt.facts is not None:
-        _read_facts(fmt, nonblank, files, ctx, facts, report)
+        with_facts = _read_facts(fmt, nonblank, files, ctx, facts, report)
     done = done.with_columns(
         pl.lit(None, dtype).alias(name)
         for name, dtype in _OPTIONAL.items()
@@ -437,6 +438,16 @@ def _parse_group(
     done = hosts_of_ranks(done, ranks)
     if fmt.name == "unknown" and recognise is not None:
         done, kept = _keep_recognised(done, recognise, [f.mtime_us for f in files])
+        report.recognised += kept
+    elif recognise is not None:
+        # Lines a reader could not lay out, kept when a signature knows them as an unknown
+        # file's are: a sacct row with no header above it, and a piece of a report with
+        # no GPU in it (`HW Slowdown : Active` pasted alone), which gives no facts.
+        pieces = [i for i in range(len(files)) if i not in with_facts] if fmt.facts else []
+        only = (pl.col("status") == NO_HEADER) | (
+            pl.col("fid").is_in(pieces) & (pl.col("status") == SKIP)
+        )
+        done, kept = _keep_recognised(done, recognise, [f.mtime_us for f in files], only)
         report.recognised += kept
 
     # Count what was not read, then keep the window.
@@ -490,7 +501,9 @@ def _parse_group(
     if kept.height == 0:
         return None
     if host_is_list:
-        kept = kept.explode("host")
+        # (a line naming no host, as a sacct row of a job that never ran has none, keeps
+        # its row and takes the folder's host below: explode drops empty lists otherwise)
+        kept = kept.explode("host", empty_as_null=True)
     folder_host = pl.lit(pl.Series([f.host for f in files], dtype=pl.String)).gather(pl.col("fid"))
     stem = pl.lit(pl.Series([f.stem for f in files], dtype=pl.String)).gather(pl.col("fid"))
     host = (
@@ -520,14 +533,27 @@ def _parse_group(
 
 
 def _keep_recognised(
-    done: pl.DataFrame, recognise: Recognise, file_times: list[int | None]
+    done: pl.DataFrame,
+    recognise: Recognise,
+    file_times: list[int | None],
+    only: pl.Expr | None = None,
 ) -> tuple[pl.DataFrame, int]:
     """Lines of a file in no known format that `recognise` knows (a signature matches
     them) are kept, dated by their file's modification time and marked inferred: an error
     line pasted into a file of notes, or a scheduler's message alone in a file, is
     evidence whatever surrounds it. The other lines stay counted as an unknown format's.
-    Returns the frame and how many lines were kept."""
-    known = recognise(done.get_column("message")).fill_null(False)
+    Returns the frame and how many lines were kept. `only`: the lines that may be kept
+    (all, if None)."""
+    if only is None:
+        known = recognise(done.get_column("message")).fill_null(False)
+    else:
+        # (the catalog runs on the lines that may be kept only: most files have none)
+        may = done.select(only.fill_null(False)).to_series()
+        if not may.any():
+            return done, 0
+        at = may.arg_true()
+        found = recognise(done.get_column("message").gather(at)).fill_null(False)
+        known = pl.repeat(False, done.height, eager=True).scatter(at, found)
     mtime = pl.lit(pl.Series(file_times, dtype=pl.Int64)).gather(pl.col("fid"))
     keep = pl.lit(known) & mtime.is_not_null()
     kept = int(done.select(keep.sum()).item())
@@ -548,10 +574,11 @@ def _read_facts(
     ctx: Context,
     facts: list[pl.DataFrame],
     report: LogReceipt,
-) -> None:
+) -> set[int]:
+    """Reads `lines`' facts into `facts`; returns the files (fids) that gave any."""
     got = fmt.facts(lines, ctx)
     if got.height == 0:
-        return
+        return set()
     host = pl.lit(pl.Series([f.host or f.stem for f in files], dtype=pl.String))
     keys = pl.lit(pl.Series([f.key for f in files], dtype=pl.String))
     facts.append(
@@ -567,6 +594,7 @@ def _read_facts(
         )
     )
     report.facts += got.height
+    return set(got.get_column("fid").unique().to_list())
 
 
 def parse_boot_times(values: str | list[str] | tuple[str, ...]) -> BootTimes:

@@ -78,6 +78,12 @@ _HEADER = Rule(
     lambda g, ctx: {"status": pl.lit(SKIP)},
 )
 
+# A list whose rows all predate the BMC's clock (`Pre-Init`) is dated by its file, as
+# the time it was saved: the rows are at least that old.
 BMC_SEL = text_format(
-    "bmc-sel", [_HEADER, _FREEIPMI, _IPMITOOL], local_time=True, inherit_severity=False
+    "bmc-sel",
+    [_HEADER, _FREEIPMI, _IPMITOOL],
+    local_time=True,
+    inherit_severity=False,
+    file_time=True,
 )

@@ -282,7 +282,8 @@ def _diag_parse(lf: pl.LazyFrame, ctx: Context) -> pl.LazyFrame:
         .otherwise(pl.format("GPU: {}", pl.col("gpu")))
     )
     message = (
-        pl.when(failed)
+        # (a row whose test's cell is empty, pasted alone, keeps its own wording)
+        pl.when(failed & pl.col("test").is_not_null())
         .then(pl.format("dcgmi diag: {}: Fail - {}", pl.col("test"), scope.fill_null("?")))
         .when(warned)
         .then(pl.format("dcgmi diag: {}: {}", pl.col("test"), pl.col("text")))

@@ -135,10 +135,15 @@ def _sacct(lf: pl.LazyFrame, ctx: Context) -> pl.LazyFrame:
         host=hosts,
         severity=state.replace_strict(SACCT_STATE_SEVERITY, default=None, return_dtype=pl.String),
         source=pl.lit("slurm-sacct"),
-        message=pl.format(
-            "job {} ({}) {} exit {} on {}",
-            *[pl.col(c).fill_null("?") for c in ("_jobid", "_jobname", "_state", "_exitcode")],
-            pl.col("_nodelist").fill_null("?"),
+        # (a row with no header above it says what it says: the columns are not known)
+        message=pl.when(pl.col("_header").is_null())
+        .then(pl.col("raw"))
+        .otherwise(
+            pl.format(
+                "job {} ({}) {} exit {} on {}",
+                *[pl.col(c).fill_null("?") for c in ("_jobid", "_jobname", "_state", "_exitcode")],
+                pl.col("_nodelist").fill_null("?"),
+            )
         ),
         _stamp=stamp,
     )
