@@ -26,7 +26,7 @@ from __future__ import annotations
 import fnmatch
 import zlib
 from collections.abc import Iterator
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, field, replace
 from datetime import datetime
 from pathlib import Path
 from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
@@ -96,6 +96,7 @@ class _File:
     stem: str
     forced: str | None = None
     text: str = ""
+    sample: list[str] = field(default_factory=list)  # its first lines (_sample), for detection
     lines: int = 0
     incomplete: bool = False
     lossy: bool = False
@@ -150,7 +151,8 @@ def _load(f: _File) -> None:
     if "\r" in text:
         text = text.replace("\r\n", "\n")
     f.incomplete = bool(text) and not text.endswith("\n")
-    f.text = _without_compose_prefix(text)  # f.lines is counted when the text is split
+    # (f.lines is counted when the text is split; the sample is kept for detection)
+    f.text, f.sample = _without_compose_prefix(text)
 
 
 # `docker compose logs` (and `docker-compose up`) put the service's name, padded, and a bar
@@ -160,17 +162,19 @@ def _load(f: _File) -> None:
 _COMPOSE = r"^[a-z0-9][a-z0-9]*(?:[-_.][a-z0-9]+)+ +\| ?"
 
 
-def _without_compose_prefix(text: str) -> str:
+def _without_compose_prefix(text: str) -> tuple[str, list[str]]:
     """The text with a compose prefix taken off every line that has one, when most of the
     file's first lines have one: the lines are then read in their own format (the
-    service's name is not a host: compose runs its services on one)."""
+    service's name is not a host: compose runs its services on one). With the text, its
+    sample (_sample) for format detection."""
     import re
 
     head = _sample(text)
     prefixed = sum(re.match(_COMPOSE, line) is not None for line in head)
     if not head or prefixed < SNIFF_RATIO * len(head):
-        return text
-    return re.sub(_COMPOSE, "", text, flags=re.MULTILINE)
+        return text, head
+    text = re.sub(_COMPOSE, "", text, flags=re.MULTILINE)
+    return text, _sample(text)
 
 
 def _sample(text: str) -> list[str]:
@@ -271,7 +275,7 @@ def _detect(files: list[_File], formats: dict[str, LogFormat]) -> None:
         if headed is not None:
             f.fmt = headed
             continue
-        sample = _sample(f.text)
+        sample = f.sample
         fids += [i] * len(sample)
         lines += sample
     _decide(todo, _frame(fids, lines), formats)
