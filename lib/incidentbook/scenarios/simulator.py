@@ -494,6 +494,7 @@ SCENARIOS: Registry[Scenario] = Registry(
         "cpu-capped": "incidentbook.scenarios.cpu_capped:SCENARIO",
         "power-cap": "incidentbook.scenarios.power_cap:SCENARIO",
         "fabric-congestion": "incidentbook.scenarios.fabric_congestion:SCENARIO",
+        "ib-link-width": "incidentbook.scenarios.ib_link_width:SCENARIO",
         "quiet-day": "incidentbook.scenarios.quiet_day:SCENARIO",
         "noisy-day": "incidentbook.scenarios.noisy_day:SCENARIO",
     },

@@ -294,6 +294,39 @@ class PCIeDowntrain(Fault):
 
 
 @dataclass
+class LinkWidthReduced(Fault):
+    """One InfiniBand port keeps running on fewer lanes after bit errors on the others (a
+    switch's link width reduction): the link never goes down, so nothing fails, but its
+    rate drops, and every all-reduce waits on the rail through it."""
+
+    host: int
+    port: int
+    onset: float
+    lanes: int = 2  # of 4
+
+    def apply(self, state, cluster, rng):
+        # NCCL stripes its channels over the host's rails; the channels on the slow rail
+        # finish last. Part of the all-reduce hides behind the others' compute.
+        slower = 1 + 0.35 * (4 / self.lanes - 1)
+        state.host_comm[self.host, _from(cluster.grid, self.onset)] *= slower
+
+    def counters(self, run, metrics, rng):
+        grid = run.cluster.grid
+        row = self.host * 8 + self.port
+        rate = metrics.block("node_infiniband_rate_bytes_per_second").values
+        rate[row, _from(grid, self.onset)] *= self.lanes / 4
+        # The lanes' bit errors before the switch gave up on them: a few dozen, too few
+        # to stand out as an error rate on their own.
+        bump_counter(
+            metrics.block("node_infiniband_symbol_error_total"),
+            row,
+            grid.t,
+            [self.onset - 45, self.onset - 15],
+            20,
+        )
+
+
+@dataclass
 class NVLinkErrors(Fault):
     """A host's NVLinks start retrying (CRC errors): intra-node all-reduce slows, so does
     the whole job."""

@@ -39,6 +39,7 @@ from incidentbook.scenarios.simulator import Block, Grid, KernLog, _counter
 IDLE_CLOCK_MHZ = 345.0
 BOOST_CLOCK_MHZ = 1980.0
 MEM_CLOCK_MHZ = 2619.0
+NDR_RATE = 400e9 / 8  # an NDR InfiniBand port's rate in bytes per second (4 lanes)
 SLOWDOWN_C = 87.0  # where an H100's firmware starts clocking down to protect itself
 P_IDLE, P_MAX = 70.0, 700.0  # W: an H100 SXM idling, and its default power limit
 GPU_BUSES = (0x18, 0x2A, 0x3A, 0x5D, 0x9A, 0xAB, 0xBA, 0xDB)
@@ -450,6 +451,8 @@ def observe(run: Run, rng: np.random.Generator) -> Metrics:
         Block("node_infiniband_symbol_error_total", ib_ports, np.zeros((8 * nh, n))),
         Block("node_infiniband_port_errors_received_total", ib_ports, np.zeros((8 * nh, n))),
         Block("node_infiniband_state_id", ib_ports, np.full((8 * nh, n), 4.0)),
+        # NDR: 400 Gb/s, 4 lanes of 100 Gb/s, in bytes per second as node_exporter gives it
+        Block("node_infiniband_rate_bytes_per_second", ib_ports, np.full((8 * nh, n), NDR_RATE)),
         Block(
             "node_network_up", [{"node": h, "device": "eth0"} for h in c.hosts], np.ones((nh, n))
         ),
