@@ -47,3 +47,15 @@ def test_pipeline_stages_stand_in_loss_gives_way_to_the_last_stages():
     ), notes
     assert any("ranks 0, 1, 2 print one loss on every step" in n for n in notes.split("\n"))
     assert rows.get_column("tokens_per_second_per_gpu").to_list()[-1] == pytest.approx(2212)
+
+
+def test_orbits_pretty_printed_outputs_are_the_steps_numbers():
+    # TensorFlow Model Garden's Orbit controller: `train | step:    160 | steps/sec:    0.1
+    # | output:`, its outputs' dict pretty-printed over the next lines (`'training_loss':
+    # 0.46952447}`), each block twice (absl's timed copy, Python's untimed one). Left by
+    # the seventh set: the Hugging Face reader took the dicts and read only learning rates.
+    rows, notes = trainer_rows("tf-orbit_hiertext-issue6-dict-blocks.log", start=START)
+    assert rows.get_column("iteration").to_list() == [140, 160, 180], notes
+    assert rows.get_column("loss").to_list() == pytest.approx([0.4755017, 0.46952447, 0.4455536])
+    assert rows.get_column("step_time").to_list() == pytest.approx([10.0] * 3)
+    assert "hf-trainer read no number here" in notes

@@ -116,14 +116,19 @@ _LOSS_NAMES = (
     "losstrain",
     "trainlossstep",
     "totalloss",
+    "trainingloss",  # TensorFlow Model Garden's
     "steploss",  # dllogger's (NVIDIA's DeepLearningExamples)
     "actorpgloss",  # verl's policy loss (an RL trainer's other losses are the critic's)
     "xent",  # OpenNMT's cross-entropy
     "cost",  # Marian's training cost
 )
-# A block trainer's header: the counter alone on its line, its numbers indented below.
-_BLOCK_HEADER = r"(?i)\[(?:step|batch)=\d+(?:/\d+)?(?:,[^\]]*)?\]:?\s*$"
-_INDENTED = r"^[\s\u3000]+[A-Za-z][^:=]*?[:=]\s*[-+]?(?:\d|\.\d|nan|inf)"
+# A block trainer's header: the counter alone on its line, its numbers indented below;
+# or TensorFlow's Orbit controller (Model Garden), `train | step:    140 | steps/sec:
+# 0.1 | output:` with the outputs' dict pretty-printed over the lines below it.
+_ORBIT_HEADER = r"\bstep:\s*\d+\b.*\|\s*output:\s*$"
+_BLOCK_HEADER = rf"(?i)\[(?:step|batch)=\d+(?:/\d+)?(?:,[^\]]*)?\]:?\s*$|{_ORBIT_HEADER}"
+# (a dict's item, `{'learning_rate': 0.0001486,`, is a name and its value too)
+_INDENTED = r"^[\s\u3000]+[{'\"]*[A-Za-z][^:=]*?['\"]?[:=]\s*[-+]?(?:\d|\.\d|nan|inf)"
 
 # (a `Batch 12 Loss: ...` line counts too: the counters read a batch number)
 _COUNTING = rf"(?:\b(?:{_WORDS}|batch)\b{_NAMED}|{_OTHER})"
@@ -134,7 +139,8 @@ SNIFF = (
     # (the look for `loss` first: one pass over a file that has none, such as a kernel log)
     r"(?im)\A(?=[\s\S]*?(?:loss|cost|xent))[\s\S]*?(?:"
     rf"{_COUNTING}[^\n]*?{_LOSS}|{_LOSS}[^\n]*?{_COUNTING}|^[ \t]*{_EPOCH_BAR_BODY}[^\n]*?{_LOSS}"
-    r"|\[(?:step|batch)=\d+(?:/\d+)?(?:,[^\]\n]*)?\]:?[ \t]*\n"
+    r"|(?:\[(?:step|batch)=\d+(?:/\d+)?(?:,[^\]\n]*)?\]:?"
+    r"|\bstep:\s*\d+\b[^\n]*\|\s*output:)[ \t]*\n"
     r"(?:[ \t]+.*\n){0,60}?[ \t]+.*[Ll]oss\S*\s*[:=])"
 )
 """A line counting steps that names a loss (in either order, JSON's quotes allowed), an
@@ -261,7 +267,8 @@ _RANK_OF = {name: rank for rank, name in enumerate(_NAMES)}
 _FIELD = (
     r"^(?P<name>.*?)\s*[:=]?\s*(?:(?P<clock>(?:\d+:)?\d+:\d\d(?:\.\d+)?)|"
     r"(?P<number>[-+]?(?:\d[\d,]*(?:\.\d*)?|\.\d+)(?:[eE][-+]?\d+)?|[-+]?(?:nan|inf)))"
-    r"\s*(?P<unit>ms|s|%|[A-Za-z]+(?:/[A-Za-z]+)+|(?-i:[KMGTB])\b)?\)?\s*(?:\(.*\))?$"
+    # (a dict's last item keeps its closing brace: `'training_loss': 0.4755017}`)
+    r"\s*(?P<unit>ms|s|%|[A-Za-z]+(?:/[A-Za-z]+)+|(?-i:[KMGTB])\b)?[)}]?\s*(?:\(.*\))?$"
 )
 _SCALES = {"K": 1e3, "M": 1e6, "G": 1e9, "B": 1e9, "T": 1e12}
 # What a unit says its number is, when the name does not say (`2.057s/batch`,

@@ -89,10 +89,16 @@ def formats_of(path: Path) -> list[TrainerFormat]:
     return list(found)
 
 
+# What a run's progress is measured by. A learning rate, a grad norm or a loss scale alone
+# is the schedule's or the optimiser's number: a format that read only those (the Hugging
+# Face reader on TensorFlow Model Garden's dicts, whose loss is `training_loss`) read none.
+_PROGRESS = [c for c in QUANTITIES if c not in ("learning_rate", "grad_norm", "loss_scale")]
+
+
 def _measured(records: pl.DataFrame) -> bool:
-    """Whether any record states a quantity (not only an iteration number)."""
+    """Whether any record states how the run progressed (not only an iteration number)."""
     return records.height > 0 and bool(
-        records.select(pl.any_horizontal(pl.col(c).is_not_null() for c in QUANTITIES).any()).item()
+        records.select(pl.any_horizontal(pl.col(c).is_not_null() for c in _PROGRESS).any()).item()
     )
 
 

@@ -68,19 +68,29 @@ def _facts(parsed: Parsed, given: Given, where: str) -> tuple[dict[str, Fact], l
     return facts, notes
 
 
+_COPY_LINES = 16
+"""How far apart (in lines) an untimed copy of a step's line with the same loss can be
+from the first: a second logger's copy comes right after it, or after the step's block of
+numbers (Orbit pretty-prints its outputs' dict under each copy). A resumed run printing
+the step again a few lines later computed it again: its loss differs."""
+
+
 def _segments(rows: pl.DataFrame, starts: list[int]) -> pl.DataFrame:
     """A segment id per row: a new one at a start line, where a line shape's iteration
     goes back, or where it repeats and the repeat is not another rank's copy (a copy is
-    from another rank, or within 2 s, or, one of the two untimed, within 3 lines of the first:
-    a second logger printing the same line, as TensorFlow's absl and Python handlers do)."""
+    from another rank, or within 2 s, or, one of the two untimed, within 3 lines of the
+    first or within _COPY_LINES with the same loss: a second logger printing the same
+    line, as TensorFlow's absl and Python handlers do)."""
     marks = np.searchsorted(np.asarray(starts, dtype=np.int64), rows["line"].to_numpy())
 
     def before(column: str) -> pl.Expr:
         return pl.col(column).shift(1).over("kind")
 
     near = (pl.col("ts") - before("ts")).dt.total_seconds().abs() <= 2
+    gap = pl.col("line") - before("line")
+    same = pl.col("loss").eq_missing(before("loss"))
     untimed_near = (pl.col("ts").is_null() | before("ts").is_null()) & (
-        pl.col("line") - before("line") <= 3
+        (gap <= 3) | ((gap <= _COPY_LINES) & same)
     )
     copy = pl.col("rank").ne_missing(before("rank")) | near.fill_null(False) | untimed_near
     repeat = pl.col("iteration") == before("iteration")
