@@ -126,3 +126,32 @@ def test_each_scenario_is_told_right(scored, name):
     # The evidence points at findings that exist.
     assert all(0 <= i < len(inv.findings) for i in inv.verdict.evidence)
     assert inv.verdict.evidence
+
+
+def test_a_fault_on_the_host_that_logs_the_trainers_gauges_is_still_placed(tmp_path, monkeypatch):
+    # The trainer's own gauges come from rank 0's host. When that host is one of the three
+    # whose CPUs are capped, rank 0's dataloader wait rises too: it says the job waits for
+    # data, never where. Once it led the verdict, `across the cluster`, naming no host.
+    import incidentbook.scenarios.cpu_capped as cpu_capped
+
+    monkeypatch.setattr(cpu_capped, "pick", lambda rng, c, k: list(range(k)))
+    folder = synthesize("cpu-capped", tmp_path / "cpu-capped", seed=0)
+    truth = json.loads((folder / "truth.json").read_text())
+    assert truth["cause"]["hosts"][0] == "gpu-r01-n01"  # rank 0's host
+    inv = investigate(folder)
+    s = score(truth, inv.verdict, inv.findings, inv.spec.primary_signal)
+    assert inv.verdict.cause == "cpu_freq", inv.verdict.summary
+    assert s.host_recall == 1.0 and s.host_precision == 1.0, inv.verdict.hosts
+    assert "dataloader time per step" in inv.verdict.summary  # it agrees
+
+
+def test_the_trainers_own_log_is_not_counted_as_a_host(tmp_path, monkeypatch):
+    # The trainer's log (logs/trainer.log) gives its gauges under its own name when no host
+    # is set: once counted with the cluster's hosts, the verdict said "1 of 33 hosts"
+    import incidentbook.scenarios.ib_link_width as ib_link_width
+
+    monkeypatch.setattr(ib_link_width, "pick", lambda rng, c, k: list(range(k)))
+    folder = synthesize("ib-link-width", tmp_path / "ib-link-width", seed=1)
+    inv = investigate(folder)
+    assert inv.verdict.cause == "ib_link_rate", inv.verdict.summary
+    assert "on gpu-r01-n01 (1 of 32 hosts)" in inv.verdict.summary

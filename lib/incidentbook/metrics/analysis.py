@@ -665,7 +665,11 @@ def analyze(
     )
     tolerance = config.tolerance or max(timedelta(minutes=1), (step or timedelta(0)) * 2)
     found = find(metrics.frame, signals, primary, findings, baseline, config.threshold)
-    hosts_total = metrics.frame.get_column("node").n_unique() if metrics.frame.height else None
+    # The cluster's hosts, as the exporters name them: the trainer's gauges come from one
+    # rank, under its host or, read from its log, under the log's own name ("trainer").
+    trainer = [n for n, s in signals.items() if (s.metric or "").startswith("trainer_")]
+    hosts = metrics.frame.filter(~pl.col("signal").is_in(trainer)).get_column("node")
+    hosts_total = hosts.n_unique() if hosts.len() else None
     diagnosis = explain(
         found, signals, primary, baseline, tolerance, hosts_total, frame=metrics.frame
     )

@@ -287,13 +287,23 @@ def explanations(
 
     Cluster-wide candidates belong together when they start within `together`; on the
     same hosts, within `chain` (a GPU's rows failing, then its uncorrectable errors, then
-    the crash are one story)."""
+    the crash are one story). A trainer's own gauge (one rank's: it cannot say where)
+    belongs with whatever starts within `together`, and never leads a signal that names
+    hosts."""
+
+    def unlocated(c: Candidate) -> bool:
+        # The trainer's own gauges come from the one rank that logs them: they say the
+        # job slowed, never where. Beside a signal that names hosts, they agree with it.
+        return not c.hosts and (signals[c.signal].metric or "").startswith("trainer_")
+
     groups: list[list[Candidate]] = []
     for c in [c for c in ranked if c.cause_like]:
         for g in groups:
             head = g[0]
             shared = bool(set(c.hosts) & set(head.hosts))
-            same_place = (not c.hosts and not head.hosts) or shared
+            same_place = (
+                (not c.hosts and not head.hosts) or shared or unlocated(c) or unlocated(head)
+            )
             near = chain if shared else together
             close = (
                 c.onset is not None
@@ -315,9 +325,10 @@ def explanations(
             groups.append([c])
 
     def key(c: Candidate) -> tuple:
-        # A log line corroborates; a straggler's activity says where, not why.
+        # A log line corroborates; a straggler's activity says where, not why; a trainer's
+        # gauge says neither where nor why when a signal beside it names hosts.
         where_only = c.signal in from_logs or signals[c.signal].role == "effect"
-        return (where_only, c.onset, -c.score, c.signal)
+        return (where_only, unlocated(c), c.onset, -c.score, c.signal)
 
     out = [Explanation(sorted(g, key=key)) for g in groups]
     return sorted(out, key=lambda x: (-round(x.score, 2), -len(x.members), x.onset))
