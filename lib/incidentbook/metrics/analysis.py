@@ -667,7 +667,7 @@ def analyze(
     found = find(metrics.frame, signals, primary, findings, baseline, config.threshold)
     # The cluster's hosts, as the exporters name them: the trainer's gauges come from one
     # rank, under its host or, read from its log, under the log's own name ("trainer").
-    trainer = [n for n, s in signals.items() if (s.metric or "").startswith("trainer_")]
+    trainer = [n for n, s in signals.items() if s.from_trainer]
     hosts = metrics.frame.filter(~pl.col("signal").is_in(trainer)).get_column("node")
     hosts_total = hosts.n_unique() if hosts.len() else None
     diagnosis = explain(

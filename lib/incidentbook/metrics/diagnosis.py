@@ -292,9 +292,8 @@ def explanations(
     hosts."""
 
     def unlocated(c: Candidate) -> bool:
-        # The trainer's own gauges come from the one rank that logs them: they say the
-        # job slowed, never where. Beside a signal that names hosts, they agree with it.
-        return not c.hosts and (signals[c.signal].metric or "").startswith("trainer_")
+        # Beside a signal that names hosts, a trainer's gauge agrees with it.
+        return not c.hosts and signals[c.signal].from_trainer
 
     groups: list[list[Candidate]] = []
     for c in [c for c in ranked if c.cause_like]:

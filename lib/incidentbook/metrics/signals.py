@@ -149,6 +149,12 @@ class Signal(BaseModel):
         return self
 
     @property
+    def from_trainer(self) -> bool:
+        """A gauge the trainer reports (the trainer readers and exporters name them
+        `trainer_*`): one rank's, so it says how the job went, never on which host."""
+        return (self.metric or "").startswith("trainer_")
+
+    @property
     def explains(self) -> bool:
         """Whether its anomalies can explain the symptom (a cause, or hosts going down)."""
         return self.role not in {"effect", "health"}
