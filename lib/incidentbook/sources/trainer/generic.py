@@ -191,6 +191,8 @@ _NAMES: dict[str, tuple[str, str]] = {
     # modded-nanoGPT's average step so far (before its `train_time`, the run's total);
     # ESPnet's time per batch (before its `iter_time`, the data loader's share of it)
     "stepavg": ("step_time", "time"),
+    # the step's duration in nanoGPT's descendants (nanochat's `dt: 5.71ms`)
+    "dt": ("step_time", "time"),
     "traintime": ("step_time", "time"),
     "itertime": ("step_time", "time"),
     "trainsteptiming": ("step_time", "time"),
@@ -258,6 +260,7 @@ _NAMES: dict[str, tuple[str, str]] = {
     "elapsedtime": ("_elapsed", "clock"),
     "elapsed": ("_elapsed", "clock"),
 }
+_AMBIGUOUS_TIMES = ("time", "seconds")
 _COLUMNS = sorted({column for column, _ in _NAMES.values()})
 _COLUMN_OF = {name: column for name, (column, _) in _NAMES.items()}
 _HOW_OF = {name: how for name, (_, how) in _NAMES.items()}
@@ -326,8 +329,28 @@ def _blocks(lines: pl.DataFrame) -> pl.DataFrame:
         .select("line", "ts", "text")
     )
     counting = ~pl.col("_header") & ~(pl.col("_indented") & pl.col("_headed"))
-    single = marked.filter(counting & text.str.contains(_HEADER)).select("line", "ts", "text")
+    single = marked.filter(
+        counting & text.str.contains(_HEADER) & ~_under_evaluation(marked)
+    ).select("line", "ts", "text")
     return pl.concat([_with_trailers(marked, single), in_block]).sort("line")
+
+
+# A line that only names an evaluation (`Evaluation:`, `***** Running Evaluation *****`,
+# `[Validation]`): the indented lines under it count the evaluation's batches (Knover
+# prints `\tstep 100:lm_loss: 4.64, ...` under its `Evaluation:`), not training steps.
+_EVALUATION_HEADING = (
+    r"(?i)^\W*(?:running\s+)?(?:eval(?:uation)?|val(?:idation)?|valid|test(?:ing)?)\b"
+    r"[\w ]{0,20}\W*$"
+)
+
+
+def _under_evaluation(marked: pl.DataFrame) -> pl.Expr:
+    """The indented lines of a run right under an evaluation's heading."""
+    text = pl.col("text")
+    heading = ~text.str.contains(r"^\s") & text.str.contains(_EVALUATION_HEADING)
+    # each unindented line starts a run; its indented lines follow it
+    run = (~text.str.contains(r"^\s")).cum_sum()
+    return text.str.contains(r"^\s") & heading.first().over(run)
 
 
 # A line of `name=value` fields (three or more) that names no step, printed right after a
@@ -338,16 +361,32 @@ _TRAILER_SPAN = 3  # lines after the step's own
 
 
 def _with_trailers(marked: pl.DataFrame, single: pl.DataFrame) -> pl.DataFrame:
-    """`single` (the steps' own lines) with each step's trailing field line joined on."""
+    """`single` (the steps' own lines) with each step's trailing field lines joined on:
+    a line of `name=value` fields, or `name: value` lines indented deeper than the step's
+    line right under it (Knover prints a step's loss on a tab-indented line below it)."""
     text = pl.col("text")
+    indent = text.str.len_chars() - text.str.strip_chars_start().str.len_chars()
+    step = text.str.contains(_HEADER)
     owner = (
         marked.select(
             "line",
             "text",
-            _owner=pl.when(text.str.contains(_HEADER)).then(pl.col("line")).forward_fill(),
-            _trailer=~text.str.contains(_HEADER)
-            & (text.str.count_matches(_TRAILER_FIELDS) >= 3)
-            & ~text.str.contains(_EVALUATION),
+            _owner=pl.when(step).then(pl.col("line")).forward_fill(),
+            _deeper=indent > pl.when(step).then(indent).forward_fill(),
+            # (the lines since the step's: an unindented one ends its run of indented ones)
+            _run=(step | (indent == 0)).cum_sum(),
+            _fields=~step & ~text.str.contains(_EVALUATION),
+        )
+        .with_columns(
+            _trailer=pl.col("_fields")
+            & (
+                (text.str.count_matches(_TRAILER_FIELDS) >= 3)
+                | (
+                    pl.col("_deeper")
+                    & text.str.contains(_INDENTED)
+                    & (pl.col("_run") == pl.col("_run").first().over("_owner"))
+                )
+            ),
         )
         .filter(pl.col("_trailer") & (pl.col("line") - pl.col("_owner") <= _TRAILER_SPAN))
         .group_by("_owner")
@@ -493,8 +532,15 @@ def _fields(parts: pl.DataFrame) -> pl.DataFrame:
         .otherwise(number)
     )
     # Where a line names one quantity twice (`loss` and `lm_loss`), the name listed first
-    # in _NAMES wins; a name read by its unit or its `loss` ending comes after those.
-    rank = pl.col("key").replace_strict(_RANK_OF, default=len(_RANK_OF), return_dtype=pl.Int64)
+    # in _NAMES wins; a name read by its unit or its `loss` ending comes after those, and a
+    # bare `time` or `seconds` after everything: it may be the interval's time, which a
+    # rate of steps on the same line settles (Knover's `step: 100, time: 6.095, speed:
+    # 16.406 steps/s` logs every 100 steps).
+    rank = pl.col("key").replace_strict(
+        {**_RANK_OF, **dict.fromkeys(_AMBIGUOUS_TIMES, len(_RANK_OF) + 1)},
+        default=len(_RANK_OF),
+        return_dtype=pl.Int64,
+    )
     return (
         known.filter(pl.col("column").is_not_null())
         .select("row", "column", value=value, _rank=rank)

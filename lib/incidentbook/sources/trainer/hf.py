@@ -39,28 +39,36 @@ from incidentbook.sources.trainer.base import (
 )
 from incidentbook.sources.trainer.deepspeed import SEQ_ARGUMENT
 
-_DICT = r"\{'(?:loss|grad_norm|learning_rate)': "
-_SUMMARY = r"\{'train_runtime': "
+# (the same dicts as JSON lines, in double quotes: ms-swift's logging.jsonl)
+_Q = "['\"]"
+_DICT = rf"\{{{_Q}(?:loss|grad_norm|learning_rate){_Q}: "
+_SUMMARY = rf"\{{{_Q}train_runtime{_Q}: "
 _START = r"\*{5} Running training \*{5}"
+
+
+def _key(name: str) -> str:
+    return f"{_Q}{name}{_Q}"
+
+
 _KEYS = {
-    "loss": "'loss'",
-    "grad_norm": "'grad_norm'",
-    "learning_rate": "'learning_rate'",
-    "epoch": "'epoch'",
+    "loss": _key("loss"),
+    "grad_norm": _key("grad_norm"),
+    "learning_rate": _key("learning_rate"),
+    "epoch": _key("epoch"),
 }
-_GLOBAL_STEP = r"'global_step/max_steps': '(\d+)/\d+'"
-_SPEED = r"'train_speed\(iter/s\)'"
-_SECONDS = r"'train_speed\(s/it\)'"
+_GLOBAL_STEP = rf"{_key('global_step/max_steps')}: {_Q}(\d+)/\d+{_Q}"
+_SPEED = _key(r"train_speed\(iter/s\)")
+_SECONDS = _key(r"train_speed\(s/it\)")
 # ms-swift's newer dicts (2026) give the time per step instead, and the tokens of the
 # interval: `'tokens_global_per_sec': '667.2'`, `'tokens_per_gpu_per_sec': '83.4'`
 _TOKENS = {
-    "tokens_per_second": "'tokens_global_per_sec'",
-    "tokens_per_second_per_gpu": "'tokens_per_gpu_per_sec'",
+    "tokens_per_second": _key("tokens_global_per_sec"),
+    "tokens_per_second_per_gpu": _key("tokens_per_gpu_per_sec"),
 }
 _RUN = {
-    "runtime": "'train_runtime'",
-    "steps_per_second": "'train_steps_per_second'",
-    "epoch": "'epoch'",
+    "runtime": _key("train_runtime"),
+    "steps_per_second": _key("train_steps_per_second"),
+    "epoch": _key("epoch"),
 }
 
 
@@ -91,7 +99,7 @@ def parse_stdout(text: TrainerText, ctx: Context) -> Parsed:
         _seconds=to_float(after(pl.col("text"), _SECONDS)),
         **{n: to_float(after(pl.col("text"), key)) for n, key in _TOKENS.items()},
         _runtime=to_float(after(pl.col("text"), _RUN["runtime"])),
-        _tokens=to_float(after(pl.col("text"), "'num_input_tokens_seen'")),
+        _tokens=to_float(after(pl.col("text"), _key("num_input_tokens_seen"))),
     )
     frame = pl.concat([frame, own], how="horizontal").with_columns(
         step_time=pl.coalesce(
@@ -99,7 +107,16 @@ def parse_stdout(text: TrainerText, ctx: Context) -> Parsed:
             pl.when(pl.col("_speed") > 0).then(1 / pl.col("_speed")),
         )
     )
-    counted = frame.get_column("_step").is_not_null().all() and frame.height > 0
+    # Where the dicts print their step, one without a step is no step's (ms-swift's
+    # logging.jsonl ends with the datasets' statistics, which quote a dict of their own).
+    stepped = int(frame.get_column("_step").is_not_null().sum())
+    if 0 < stepped < frame.height:
+        notes.append(
+            f"{where}: {frame.height - stepped} dicts without the step the others print "
+            "are no step's; left out"
+        )
+        frame = frame.filter(pl.col("_step").is_not_null())
+    counted = stepped > 0
     run = _summary(text)
     starts = text.lines.filter(pl.col("text").str.contains(_START)).get_column("line").to_list()
     if counted:
@@ -109,13 +126,26 @@ def parse_stdout(text: TrainerText, ctx: Context) -> Parsed:
         steps_per_epoch = run["steps_per_second"] * run["runtime"] / run["epoch"]
         # The dicts come every logging_steps steps: the step is a multiple of it.
         every = max(1, round(steps_per_epoch * run["epoch"] / max(frame.height, 1)))
+        # Each dict's epoch places it: its step is the epoch's share of the steps, to the
+        # nearest multiple of the interval; 0 is the first step, which `logging_first_step`
+        # adds before the first interval. Where the printed epoch is too coarse to tell
+        # the dicts apart, the k-th dict is step k x the interval.
+        by_epoch = (pl.col("epoch") * steps_per_epoch / every).round().cast(pl.Int64) * every
+        steps = frame.select(by_epoch.clip(1)).to_series()
+        placed = steps.null_count() == 0 and bool((steps.diff().drop_nulls() > 0).all())
         frame = frame.with_columns(
-            iteration=pl.int_range(1, pl.len() + 1, dtype=pl.Int64) * every,
+            iteration=steps if placed else pl.int_range(1, pl.len() + 1, dtype=pl.Int64) * every,
             span=pl.col("epoch").diff().fill_null(pl.col("epoch")) * per_epoch,
+        )
+        how = (
+            f"each dict's step is its epoch x {steps_per_epoch:.0f} steps per epoch, to a "
+            f"multiple of {every}"
+            if placed
+            else f"the k-th dict is step k x {every}"
         )
         notes.append(
             f"{where}: the Trainer's dicts carry no time: spread over train_runtime "
-            f"{run['runtime']:.0f} s by epoch; the k-th dict is step k x {every} "
+            f"{run['runtime']:.0f} s by epoch; {how} "
             f"({steps_per_epoch * run['epoch']:.0f} steps / {frame.height} dicts)"
         )
     elif frame.height > 1 and frame.get_column("_runtime").is_not_null().all():
