@@ -164,7 +164,8 @@ CLASS_SIGNATURES: dict[str, tuple[str, ...]] = {
         "dataloader-worker-died",
         "slurm-task-failed",
     ),
-    "fatal-signal": ("process-fatal-signal", "trainer-crash"),
+    # (srun's `task 3: Bus error` names the signal that killed a task)
+    "fatal-signal": ("process-fatal-signal", "trainer-crash", "slurm-task-failed"),
     "dataloader-worker": ("dataloader-worker-died",),
     "c10d-store": ("torch-distributed-store-error", "nccl-error"),
     "driver-mismatch": ("nvidia-driver-mismatch", "gpu-monitoring-error"),
