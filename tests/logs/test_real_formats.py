@@ -964,3 +964,37 @@ def test_open_mpis_signal_report_is_known_once_its_tag_is_taken_off(tmp_path):
     row = match(frame, load_catalog()).row(0, named=True)
     assert row["message"] == "Signal: Aborted (6)"
     assert row["signature"] == "process-fatal-signal"
+
+
+@pytest.mark.parametrize(
+    ("name", "expected"),
+    [
+        # slurmctld: RPCs that fail, nodes set DOWN, three that come back having rebooted
+        (
+            "slurmctld_nodes_down_reboot.log",
+            {
+                5: "slurm-node-not-responding",
+                6: "slurm-node-fail",
+                22: "slurm-node-fail",
+                24: "slurm-node-fail",
+                26: "slurm-node-fail",
+            },
+        ),
+        # the ROCm runtime's bare lines: a memory access fault and the core dump that failed
+        ("rocm_memory_access_fault_lumi.log", {1: "amdgpu-fault", 3: "amdgpu-fault"}),
+        # ibstatus: a port's `state: 1: DOWN` (its block's other lines are in no format)
+        ("ibstatus_ports_disabled.log", {5: "nic-link-down", 41: "nic-link-down"}),
+        # LSF's job report: the shell's `Killed`, the job that `Exited`, TERM_MEMLIMIT
+        (
+            "lsf_memlimit_gpuv100.log",
+            {1: "process-fatal-signal", 5: "slurm-job-failed", 37: "slurm-out-of-memory"},
+        ),
+        # edac-util's count of corrected errors, then NHC failing the node for it
+        ("nhc_edac_ecc_check.log", {2: "edac-memory-error", 6: "node-health-check-failed"}),
+    ],
+)
+def test_the_ninth_excerpt_sets_failures_are_known_through_the_readers(tmp_path, name, expected):
+    catalog = load_catalog()
+    frame, _ = read(copied(tmp_path, EXCERPTS / name), recognise=recogniser(catalog))
+    got = match(frame, catalog).filter(pl.col("line").is_in(list(expected)))
+    assert dict(got.select("line", "signature").iter_rows()) == expected
