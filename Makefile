@@ -27,7 +27,7 @@ demo: $(STAMP)
 ## test: install, then run the whole suite (lint included)
 test: $(STAMP)
 	$(BIN)/ruff check .
-	$(BIN)/python -m pytest
+	$(BIN)/python -m pytest -n auto --dist loadscope
 
 ## bench: the benchmarks, each printing a table (medians, ratios from one run), then
 ## the table of issue 14's goals (each goal's figure, met or not)

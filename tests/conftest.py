@@ -7,8 +7,11 @@ project's own scripts install everything.
 
 from __future__ import annotations
 
+import contextlib
+import fcntl
 import os
 import shutil
+from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
@@ -86,11 +89,30 @@ def library_files() -> list[Path]:
     return sorted(LIBRARY.glob("*.yaml"))
 
 
+@contextlib.contextmanager
+def _locked(path: Path) -> Iterator[None]:
+    with path.open("w") as handle:
+        fcntl.flock(handle, fcntl.LOCK_EX)
+        try:
+            yield
+        finally:
+            fcntl.flock(handle, fcntl.LOCK_UN)
+
+
 @pytest.fixture(scope="session")
-def fresh(tmp_path_factory) -> dict[str, Path]:
+def fresh(tmp_path_factory, worker_id) -> dict[str, Path]:
     """Every scenario generated once per session (small scale, seed 0): the simulator's
-    contract tests and the fleet scenarios' verdict tests read the same folders."""
+    contract tests and the fleet scenarios' verdict tests read the same folders. Under
+    pytest-xdist the workers share one copy: the first to get the lock writes it."""
     from incidentbook.scenarios import simulator
 
-    root = tmp_path_factory.mktemp("synth")
-    return {name: simulator.synthesize(name, root / name) for name in simulator.SCENARIOS}
+    base = tmp_path_factory.getbasetemp()
+    shared = base if worker_id == "master" else base.parent
+    root = shared / "synth"
+    with _locked(shared / "synth.lock"):
+        if not (root / ".complete").exists():
+            shutil.rmtree(root, ignore_errors=True)
+            for name in simulator.SCENARIOS:
+                simulator.synthesize(name, root / name)
+            (root / ".complete").touch()
+    return {name: root / name for name in simulator.SCENARIOS}
