@@ -58,13 +58,16 @@ CLASS_SIGNATURES: dict[str, tuple[str, ...]] = {
     "nvidia-xid": ("nvidia-xid",),
     "gpu-fallen-off-bus": ("gpu-fallen-off-bus", "nvidia-xid", "amdgpu-fault"),
     "gsp-timeout": ("gpu-gsp-timeout", "gpu-reset-required", "nvidia-xid"),
-    "gpu-reset-required": ("gpu-reset-required", "gpu-gsp-timeout", "nvidia-xid"),
+    # (amdgpu-fault is AMD's driver reporting a GPU's fault, as the Xid line is NVIDIA's:
+    # it counts where the Xid line does)
+    "gpu-reset-required": ("gpu-reset-required", "gpu-gsp-timeout", "nvidia-xid", "amdgpu-fault"),
     "gpu-memory-error": (
         "gpu-memory-error",
         "gpu-ecc-error",
         "cuda-ecc-error",
         "gpu-row-remap-failure",
         "nvidia-xid",
+        "amdgpu-fault",
     ),
     "gpu-init-failure": ("gpu-init-failure", "gpu-gsp-timeout"),
     "gpu-driver-error": (
@@ -73,6 +76,7 @@ CLASS_SIGNATURES: dict[str, tuple[str, ...]] = {
         "nvidia-driver-install-failed",
         "nvidia-driver-unavailable",
         "gpu-gsp-timeout",
+        "amdgpu-fault",
     ),
     "nvlink-error": ("nvlink-error", "nvswitch-sxid", "nvidia-xid"),
     "nvswitch-fabric-manager": ("fabric-manager-error", "nvswitch-sxid"),
