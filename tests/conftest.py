@@ -100,14 +100,15 @@ def _locked(path: Path) -> Iterator[None]:
 
 
 @pytest.fixture(scope="session")
-def fresh(tmp_path_factory, worker_id) -> dict[str, Path]:
+def fresh(tmp_path_factory) -> dict[str, Path]:
     """Every scenario generated once per session (small scale, seed 0): the simulator's
     contract tests and the fleet scenarios' verdict tests read the same folders. Under
     pytest-xdist the workers share one copy: the first to get the lock writes it."""
     from incidentbook.scenarios import simulator
 
     base = tmp_path_factory.getbasetemp()
-    shared = base if worker_id == "master" else base.parent
+    # (a worker's base is its own folder inside the run's)
+    shared = base.parent if os.environ.get("PYTEST_XDIST_WORKER") else base
     root = shared / "synth"
     with _locked(shared / "synth.lock"):
         if not (root / ".complete").exists():

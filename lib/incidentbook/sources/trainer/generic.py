@@ -329,9 +329,9 @@ def _blocks(lines: pl.DataFrame) -> pl.DataFrame:
         .select("line", "ts", "text")
     )
     counting = ~pl.col("_header") & ~(pl.col("_indented") & pl.col("_headed"))
-    single = marked.filter(
-        counting & text.str.contains(_HEADER) & ~_under_evaluation(marked)
-    ).select("line", "ts", "text")
+    single = marked.filter(counting & text.str.contains(_HEADER) & ~_under_evaluation()).select(
+        "line", "ts", "text"
+    )
     return pl.concat([_with_trailers(marked, single), in_block]).sort("line")
 
 
@@ -344,13 +344,18 @@ _EVALUATION_HEADING = (
 )
 
 
-def _under_evaluation(marked: pl.DataFrame) -> pl.Expr:
-    """The indented lines of a run right under an evaluation's heading."""
+def _indent() -> pl.Expr:
+    """A line's leading whitespace, in characters."""
     text = pl.col("text")
-    heading = ~text.str.contains(r"^\s") & text.str.contains(_EVALUATION_HEADING)
+    return text.str.len_chars() - text.str.strip_chars_start().str.len_chars()
+
+
+def _under_evaluation() -> pl.Expr:
+    """The indented lines of a run right under an evaluation's heading."""
+    indented = _indent() > 0
+    heading = ~indented & pl.col("text").str.contains(_EVALUATION_HEADING)
     # each unindented line starts a run; its indented lines follow it
-    run = (~text.str.contains(r"^\s")).cum_sum()
-    return text.str.contains(r"^\s") & heading.first().over(run)
+    return indented & heading.first().over((~indented).cum_sum())
 
 
 # A line of `name=value` fields (three or more) that names no step, printed right after a
@@ -365,7 +370,7 @@ def _with_trailers(marked: pl.DataFrame, single: pl.DataFrame) -> pl.DataFrame:
     a line of `name=value` fields, or `name: value` lines indented deeper than the step's
     line right under it (Knover prints a step's loss on a tab-indented line below it)."""
     text = pl.col("text")
-    indent = text.str.len_chars() - text.str.strip_chars_start().str.len_chars()
+    indent = _indent()
     step = text.str.contains(_HEADER)
     owner = (
         marked.select(
@@ -374,7 +379,7 @@ def _with_trailers(marked: pl.DataFrame, single: pl.DataFrame) -> pl.DataFrame:
             _owner=pl.when(step).then(pl.col("line")).forward_fill(),
             _deeper=indent > pl.when(step).then(indent).forward_fill(),
             # (the lines since the step's: an unindented one ends its run of indented ones)
-            _run=(step | (indent == 0)).cum_sum(),
+            _since_step=(step | (indent == 0)).cum_sum(),
             _fields=~step & ~text.str.contains(_EVALUATION),
         )
         .with_columns(
@@ -384,7 +389,7 @@ def _with_trailers(marked: pl.DataFrame, single: pl.DataFrame) -> pl.DataFrame:
                 | (
                     pl.col("_deeper")
                     & text.str.contains(_INDENTED)
-                    & (pl.col("_run") == pl.col("_run").first().over("_owner"))
+                    & (pl.col("_since_step") == pl.col("_since_step").first().over("_owner"))
                 )
             ),
         )
