@@ -258,15 +258,18 @@ def _tags(frame: pl.DataFrame, families: tuple[str, ...], ctx: Context) -> pl.Da
 _LEADING_TS = (
     # torchtitan's `[titan] `, transformers' `[INFO|trainer.py:1143] `, NeMo's `[NeMo W `,
     # dllogger's `DLL ` (NVIDIA's DeepLearningExamples) or a level word (a cloud log
-    # export's `INFO 2025-09-09T16:10:21.372601224Z`) before the time (launchers' tags are
-    # off the lines already: see _tags).
+    # export's `INFO 2025-09-09T16:10:21.372601224Z`, Python logging's `INFO:2026-04-03
+    # 07:02:22,277:` with the level first) before the time (launchers' tags are off the
+    # lines already: see _tags).
     r"^[\s\u3000]*(?:\[titan\]\s*|\[[A-Z]+\|[\w.]+:\d+\]\s*|\[NeMo [A-Z] |DLL "
-    r"|(?:DEBUG|INFO|NOTICE|WARNING|WARN|ERROR|CRITICAL) +)?(?:"
+    r"|(?:DEBUG|INFO|NOTICE|WARNING|WARN|ERROR|CRITICAL)(?: +|:))?(?:"
     r"\[?(?P<iso>\d{4}[-/]\d\d[-/]\d\d[ T]\d\d:\d\d:\d\d(?:[.,]\d+)?)"
     # (Meta Lingua's logger: a two-digit year, `24-10-19 18:46:56.494932`)
     r"|(?P<yy>\d\d-\d\d-\d\d \d\d:\d\d:\d\d(?:\.\d+)?)\b"
     r"|(?P<us>\d\d/\d\d/\d{4} \d\d:\d\d:\d\d)"
     r"|\[?(?P<md>\d\d/\d\d \d\d:\d\d:\d\d)\b"
+    # (vLLM's logger: `WARNING 04-03 07:02:23 [api_server.py:1213]`, no year)
+    r"|(?P<mdash>\d\d-\d\d \d\d:\d\d:\d\d)\b"
     r"|[IWEF](?P<glog>\d{4} \d\d:\d\d:\d\d\.\d+) "
     r")"
 )
@@ -333,7 +336,9 @@ def _dated(frame: pl.DataFrame, ctx: Context) -> pl.Series:
         ),
     ).unnest("g")
     present = {
-        c for c in ("iso", "yy", "us", "md", "glog", "stamp") if g[c].null_count() < g.height
+        c
+        for c in ("iso", "yy", "us", "md", "mdash", "glog", "stamp")
+        if g[c].null_count() < g.height
     }
     naive = {
         "iso": pl.col("iso")
@@ -350,6 +355,8 @@ def _dated(frame: pl.DataFrame, ctx: Context) -> pl.Series:
     parts = [localise(naive[c], ctx.tz) for c in ("iso", "yy", "us", "stamp") if c in present]
     if "md" in present:
         parts.append(_yearless(pl.col("md"), "%m/%d %H:%M:%S", ctx))
+    if "mdash" in present:
+        parts.append(_yearless(pl.col("mdash"), "%m-%d %H:%M:%S", ctx))
     if "glog" in present:
         parts.append(_yearless(pl.col("glog"), "%m%d %H:%M:%S%.f", ctx))
     if not parts:

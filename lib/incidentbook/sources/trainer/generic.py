@@ -118,7 +118,10 @@ _LOSS_NAMES = (
     "totalloss",
     "trainingloss",  # TensorFlow Model Garden's
     "steploss",  # dllogger's (NVIDIA's DeepLearningExamples)
-    "actorpgloss",  # verl's policy loss (an RL trainer's other losses are the critic's)
+    # verl's actor: its whole loss where it prints one (newer versions), else the policy
+    # gradient's share (an RL trainer's other losses are the critic's)
+    "actorloss",
+    "actorpgloss",
     "xent",  # OpenNMT's cross-entropy
     "cost",  # Marian's training cost
 )
@@ -157,6 +160,8 @@ _NAMES: dict[str, tuple[str, str]] = {
     "tokenssec": ("tokens_per_second", "plain"),
     "toksec": ("tokens_per_second", "plain"),
     "throughputtokenspersec": ("tokens_per_second", "plain"),
+    "globaltokenss": ("tokens_per_second", "plain"),
+    "globaltokenspersec": ("tokens_per_second", "plain"),
     "trainthroughputtokenspersec": ("tokens_per_second", "plain"),
     "throughputtotaltokenspersecond": ("tokens_per_second", "plain"),
     "wps": ("tokens_per_second", "plain"),
@@ -271,9 +276,12 @@ _FIELD = (
     r"^(?P<name>.*?)\s*[:=]?\s*(?:(?P<clock>(?:\d+:)?\d+:\d\d(?:\.\d+)?)|"
     r"(?P<number>[-+]?(?:\d[\d,]*(?:\.\d*)?|\.\d+)(?:[eE][-+]?\d+)?|[-+]?(?:nan|inf)))"
     # (a dict's last item keeps its closing brace: `'training_loss': 0.4755017}`)
-    r"\s*(?P<unit>ms|s|%|[A-Za-z]+(?:/[A-Za-z]+)+|(?-i:[KMGTB])\b)?[)}]?\s*(?:\(.*\))?$"
+    # (a rate written short, `113.4k tok/s`: a scale before a unit of something per time)
+    r"\s*(?:(?P<rate_scale>[kKMG])(?P<scaled>[A-Za-z]+(?:/[A-Za-z]+)+)"
+    r"|(?P<unit>ms|s|%|[A-Za-z]+(?:/[A-Za-z]+)+|(?-i:[KMGTB])\b))?[)}]?\s*(?:\(.*\))?$"
 )
 _SCALES = {"K": 1e3, "M": 1e6, "G": 1e9, "B": 1e9, "T": 1e12}
+_RATE_SCALES = {"k": 1e3, "K": 1e3, "M": 1e6, "G": 1e9}
 # What a unit says its number is, when the name does not say (`2.057s/batch`,
 # `57.1 sec/step`, `It/s`, `tokens/gpu/sec`): (pattern, column, how).
 _UNITS = (
@@ -420,12 +428,16 @@ def _split(steps: pl.DataFrame) -> pl.DataFrame:
         # fields has a value before it (`Time 984.07s : 3007.81 words/s`) or a name after it
         .str.replace_all(r"([A-Za-z_]{2,})\s+:\s+([-+]?\.?\d)", "$1: $2")
         .str.replace_all(r"\s+:\s+", "\t")
+        # a list of one number is that number (DeepSpeed's `lr=[1e-05]`, one per group)
+        .str.replace_all(r"([:=])\s*\[\s*([-+]?(?:\d[\d.]*|\.\d+)(?:[eE][-+]?\d+)?)\s*\]", "$1$2")
         # InternLM's `,name=` without a space
         .str.replace_all(r",([A-Za-z_][^,=:]*=)", "\t$1")
         # a name's padding after its colon is not a field's end (`Loss:  6.88`)
         .str.replace_all(r"([:=])\s+", "$1 ")
         .str.replace_all(r"(\d)\s*:\s+([A-Za-z])", "$1\t$2")
-        # a unit stays with its number (`7.5 s/iter`, `69.98 samples/sec`, `120 ms`)...
+        # a unit stays with its number (`7.5 s/iter`, `69.98 samples/sec`, `120 ms`,
+        # `113.4k tok/s`)...
+        .str.replace_all(r"(\d[kKMG])\s+([A-Za-z]+(?:/[A-Za-z]+)+)\b", "$1$2")
         .str.replace_all(r"(\d)\s+(ms|s|secs?|%|[A-Za-z]+(?:/[A-Za-z]+)+)\b", "$1$2")
         # ...and a number followed by a name ends a field (`loss 6.68 lr 3e-4`,
         # `loss:2.08 lr:2e-05`, `79.35 (57.1sec/step)`); a word's own digits do not (`top1`)
@@ -440,7 +452,12 @@ def _split(steps: pl.DataFrame) -> pl.DataFrame:
 
 def _parts(pieces: pl.DataFrame) -> pl.DataFrame:
     """Each field cut into its name, number (or clock) and unit (null where it is none)."""
-    return pieces.with_columns(pl.col("field").str.extract_groups(_FIELD).alias("g")).unnest("g")
+    return (
+        pieces.with_columns(pl.col("field").str.extract_groups(_FIELD).alias("g"))
+        .unnest("g")
+        .with_columns(unit=pl.coalesce("scaled", "unit"))
+        .drop("scaled")
+    )
 
 
 def _unread(parts: pl.DataFrame) -> tuple[int, str | None]:
@@ -471,7 +488,9 @@ def _fields(parts: pl.DataFrame) -> pl.DataFrame:
     unit = pl.col("unit").fill_null("")
     clock = pl.col("clock").str.split(":").list.eval(pl.element().cast(pl.Float64, strict=False))
     # a count written short (`4.71K`, `85.8G`, `480B` tokens: billions)
-    scale = unit.replace_strict(_SCALES, default=1.0, return_dtype=pl.Float64)
+    scale = unit.replace_strict(_SCALES, default=1.0, return_dtype=pl.Float64) * pl.col(
+        "rate_scale"
+    ).replace_strict(_RATE_SCALES, default=1.0, return_dtype=pl.Float64)
     plain = pl.col("number").str.replace_all(",", "").cast(pl.Float64, strict=False) * scale
     # h:mm:ss or mm:ss, in seconds: read only as a clock (a `time: 1:52:18` on a step line
     # is more often the run's total than the step's)
@@ -598,6 +617,26 @@ def _per_step(frame: pl.DataFrame, where: str) -> tuple[pl.DataFrame, list[str]]
     return frame, []
 
 
+# The tokens one step takes, stated once in a run's header (`Tokens / optimizer step :
+# 32,768`): a step's time is them over the tokens per second where none is printed.
+_TOKENS_PER_STEP = (
+    r"(?i)^\W*tokens?\s*(?:/|per)\s*(?:optimi[sz]er\s+)?(?:step|update|iter(?:ation)?|batch)\b"
+    r"\s*[:=]\s*(\d[\d,]*)\s*$"
+)
+
+
+def _header_batch_tokens(lines: pl.DataFrame) -> float | None:
+    """The tokens per step a header line states, where one does (the first)."""
+    got = (
+        lines.select(pl.col("text").str.extract(_TOKENS_PER_STEP, 1).str.replace_all(",", ""))
+        .get_column("text")
+        .drop_nulls()
+        .cast(pl.Float64, strict=False)
+        .drop_nulls()
+    )
+    return float(got[0]) if got.len() and got[0] > 0 else None
+
+
 # TensorFlow's LoggingTensorHook: `loss = 48.18, step = 1001 (46.707 sec)`, the time since
 # the hook's line before
 _SINCE_LAST = r"\bstep = \d+ \(([\d.]+) sec\)"
@@ -667,7 +706,15 @@ def parse(text: TrainerText, ctx: Context) -> Parsed:
         [steps.select("line", "ts", "iteration", _since_last=since_last), numbers],
         how="horizontal",
     ).filter(pl.any_horizontal(pl.col(c).is_not_null() for c in _COLUMNS))
+    header_tokens = _header_batch_tokens(lines)
+    if header_tokens is not None:
+        frame = frame.with_columns(_batch_tokens=pl.col("_batch_tokens").fill_null(header_tokens))
     frame, notes = _per_step(_from_clock(frame), where)
+    if header_tokens is not None:
+        notes.append(
+            f"{where}: the header says a step takes {header_tokens:,.0f} tokens; where no "
+            "step time is printed, a step's time is them over the tokens per second"
+        )
     if unread:
         notes.append(
             f"{where}: {unread} values under names the reader knows are not numbers it can "

@@ -102,6 +102,10 @@ def _measured(records: pl.DataFrame) -> bool:
     )
 
 
+def _has_loss(records: pl.DataFrame) -> bool:
+    return "loss" in records.columns and records.get_column("loss").is_not_null().any()
+
+
 def _recognising(path: Path, head: str, *, fallback: bool) -> list[TrainerFormat]:
     """The formats (the generic ones, or the others) whose sniff finds the file's head."""
     if not head:
@@ -148,6 +152,21 @@ def read_trainer_file(
                 notes = [f"{where}: {', '.join(f.name for f in formats)} read no number here"]
                 parsed = Parsed(got.records, got.facts, got.starts, [*notes, *got.notes])
                 formats = [fmt]
+                break
+    elif text is not None and not _has_loss(parsed.records):
+        # The formats that recognised the file read its speed but no loss: the script's
+        # own progress lines print it (a DeepSpeed run's `step=` and samples/s lines
+        # beside `[Step 3/100] Loss: 5.0037`). A generic reader that reads a loss there
+        # adds its rows; the steps' two line shapes are merged when the rows are dated.
+        for fmt in _recognising(path, text.head, fallback=True):
+            if not fmt.text or fmt in formats:
+                continue
+            got = fmt.parse(text, ctx)
+            if _has_loss(got.records):
+                named = ", ".join(f.name for f in formats)
+                parsed = parsed.merge(got)
+                parsed.notes.append(f"{where}: {named} read no loss; the {fmt.name} reader's added")
+                formats = [*formats, fmt]
                 break
     if text is not None:
         parsed.records = _with_tags(parsed.records, text.lines)

@@ -218,6 +218,14 @@ def _place(rows: pl.DataFrame, anchors: pl.DataFrame, start: datetime | None) ->
     until = (pl.col("seconds").reverse().cum_sum().reverse() - pl.col("seconds")).over("n_line")
     forward = pl.col("a_ts") + pl.duration(microseconds=(since * 1e6).cast(pl.Int64))
     backward = pl.col("n_ts") - pl.duration(microseconds=(until * 1e6).cast(pl.Int64))
+    # A line comes before the timestamped line after it: counting forward never goes past
+    # it (an anchor printed just before each step, Ray's workers' lines between verl's
+    # steps, would otherwise put a long step after the short one that follows it).
+    forward = (
+        pl.when(pl.col("n_ts").is_not_null() & (pl.col("n_ts") < forward))
+        .then(pl.col("n_ts"))
+        .otherwise(forward)
+    )
     placed = pl.when(pl.col("a_ts").is_not_null()).then(forward).otherwise(backward)
     return rows.with_columns(
         ts=pl.when(pl.col("own")).then(pl.col("ts")).otherwise(placed).cast(UTC_US),
@@ -445,12 +453,18 @@ def place_records(
     notes += _interval_notes(rows, where)
     anchors = anchors.select("line", "ts")
     timeless = anchors.height == 0 and rows.get_column("ts").null_count() == rows.height
-    rows = _place(rows, anchors, (start or given.start) if timeless else None)
+    origin = (start or given.start) if timeless else None
+    rows = _place(rows, anchors, origin)
     unplaced = rows.filter(pl.col("ts").is_null()).height
     if unplaced:
+        why = (
+            "no step time to spread them from the start by"
+            if origin is not None
+            else "and no trainer.start in incident.yaml"
+        )
         notes.append(
             f"{where}: {unplaced} iteration lines could not be placed in time (no timestamp, "
-            "no timestamped line near them, and no trainer.start in incident.yaml); left out"
+            f"no timestamped line near them, {why}); left out"
         )
         rows = rows.filter(pl.col("ts").is_not_null())
     inferred = int(rows.get_column("inferred").sum())

@@ -1,0 +1,65 @@
+"""Trainers' logs from the twelfth blind set, log files committed to repositories
+(tests/data/trainer/SOURCES.md). Each test names what the set showed missing."""
+
+from __future__ import annotations
+
+import pytest
+
+from conftest import trainer_rows
+
+START = "2025-01-01T00:00:00Z"
+
+
+def test_verls_actor_loss_is_its_whole_loss():
+    # `actor/pg_loss:0.0 - actor/entropy_loss:0.46... - actor/kl_loss:0.0 -
+    # actor/loss:-0.00046340361586771905`: the policy gradient's share was read as the loss
+    rows, notes = trainer_rows("verl_grpo-actor-total-loss.log")
+    first = rows.row(0, named=True)
+    assert first["iteration"] == 1, notes
+    assert first["loss"] == pytest.approx(-0.00046340361586771905)
+    assert first["tokens_per_second_per_gpu"] == pytest.approx(71.0802164788118)
+
+
+def test_ray_workers_lines_date_verls_steps_in_their_order():
+    # verl's step lines carry no time; its workers' lines between them do, as Python
+    # logging's `INFO:2026-04-03 07:03:02,229:` (level first) and vLLM's yearless `WARNING
+    # 04-03 07:02:23`. Read, they date the steps; a step is never placed after the
+    # timestamped line printed after it (step 1's 36 s put it after step 2)
+    rows, notes = trainer_rows("verl_grpo-actor-total-loss.log")
+    assert rows.height == 14, notes
+    assert rows.get_column("ts").is_sorted()
+    assert rows.get_column("iteration").to_list() == list(range(1, 15))
+    assert str(rows.item(0, "ts")) == "2026-04-03 07:03:15.486000+00:00"
+
+
+def test_a_rate_written_short_and_a_headers_tokens_per_step_place_an_untimed_log():
+    # `step   47710 | loss 13.8450 | lr 1.79e-04 | grad 0.768 | 37.5k tok/s | mfu 37.67%`,
+    # no time anywhere; the header says `Tokens / optimizer step : 32,768`. The rate was
+    # not read, and with no step time none of the 36 lines could be spread from the start.
+    rows, notes = trainer_rows("qwen3-pretrain_kilo-tok-s-untimed.log", start=START)
+    assert rows.height == 36, notes
+    second = rows.filter(rows["iteration"] == 47710).row(0, named=True)
+    assert second["loss"] == pytest.approx(13.845)
+    assert second["tokens_per_second"] == pytest.approx(37_500)
+    assert second["step_time"] == pytest.approx(32_768 / 37_500)
+    # ten steps between lines, each a step's time long
+    gap = (rows.item(2, "ts") - rows.item(1, "ts")).total_seconds()
+    assert gap == pytest.approx(10 * 32_768 / 37_400, rel=1e-3)
+    assert "the header says a step takes 32,768 tokens" in notes
+
+
+def test_a_scripts_own_loss_lines_beside_deepspeeds_speed_lines():
+    # DeepSpeed's timestamped `step=3, skipped=2, lr=[1e-05]` and `CurrSamplesPerSec=6.64`
+    # lines recognised the file as DeepSpeed's, which prints no loss; the script's untimed
+    # `[Step 3/100] Loss: 5.0037 | Global Tokens/s: 2317.00 | ...` lines were never read
+    rows, notes = trainer_rows("deepspeed-zero3_own-step-lines.log")
+    third = rows.filter(rows["iteration"] == 3).row(0, named=True)
+    assert third["loss"] == pytest.approx(5.0037), notes
+    assert third["tokens_per_second"] == pytest.approx(2317.0)
+    assert third["samples_per_second"] == pytest.approx(6.641474760886006)
+    # every step's loss but the last's, whose script line is past the excerpt's end
+    assert rows.filter(rows["iteration"] < 17).get_column("loss").null_count() == 0
+    assert "deepspeed read no loss; the generic reader's added" in notes
+    # DeepSpeed's one-group learning rate list is read as its number, not counted unread
+    assert rows.item(0, "learning_rate") == pytest.approx(1e-05)
+    assert "not numbers it can read" not in notes
