@@ -167,6 +167,8 @@ CLASS_SIGNATURES: dict[str, tuple[str, ...]] = {
         "process-fatal-signal",
         "dataloader-worker-died",
         "slurm-task-failed",
+        # a trainer's last traceback line, an exception no signature names
+        "uncaught-exception",
     ),
     # (srun's `task 3: Bus error` names the signal that killed a task)
     "fatal-signal": ("process-fatal-signal", "trainer-crash", "slurm-task-failed"),

@@ -998,3 +998,44 @@ def test_the_ninth_excerpt_sets_failures_are_known_through_the_readers(tmp_path,
     frame, _ = read(copied(tmp_path, EXCERPTS / name), recognise=recogniser(catalog))
     got = match(frame, catalog).filter(pl.col("line").is_in(list(expected)))
     assert dict(got.select("line", "signature").iter_rows()) == expected
+
+
+@pytest.mark.parametrize(
+    ("name", "expected"),
+    [
+        # HPE Slingshot's CXI library's bare `cxil_map: write error` between libfabric's
+        # warnings: a line in no format, kept (and dated by its file) once a signature
+        # knows it; before, the five were dropped unread
+        (
+            "perlmutter_podman_nccl_cxi_mr_fail.log",
+            {
+                1: ("nccl-error", "error"),
+                3: ("libfabric-warning", "warning"),
+                4: ("libfabric-warning", "warning"),
+                21: ("libfabric-warning", "warning"),
+            },
+        ),
+        # libfabric failing to load CUDA's library for GPU memory is a warning; its probes
+        # for Intel's Level Zero on the same NVIDIA node, which fail everywhere, are notes
+        (
+            "perlmutter_podman_nccl_libfabric_init.log",
+            {
+                22: ("libfabric-warning", "warning"),
+                23: ("libfabric-warning", "warning"),
+                27: ("libfabric-warning", "info"),
+                28: ("libfabric-warning", "info"),
+            },
+        ),
+    ],
+)
+def test_the_tenth_excerpt_sets_fabric_lines_are_known_at_their_level(tmp_path, name, expected):
+    catalog = load_catalog()
+    frame, _ = read(copied(tmp_path, EXCERPTS / name), recognise=recogniser(catalog))
+    got = (
+        match(frame, catalog)
+        .with_columns(level=line_severity(catalog))
+        .filter(pl.col("line").is_in(list(expected)))
+    )
+    assert {r[0]: (r[1], r[2]) for r in got.select("line", "signature", "level").iter_rows()} == (
+        expected
+    )
