@@ -63,3 +63,30 @@ def test_a_scripts_own_loss_lines_beside_deepspeeds_speed_lines():
     # DeepSpeed's one-group learning rate list is read as its number, not counted unread
     assert rows.item(0, "learning_rate") == pytest.approx(1e-05)
     assert "not numbers it can read" not in notes
+
+
+def test_times_of_day_date_untimed_steps_on_the_runs_day():
+    # openpi: `Step 100: grad_norm=1.5392, loss=0.2281, ...` every 100 steps with no time,
+    # between progress-bar lines that carry only a time of day (`05:20:24.273 [I] Progress
+    # on: 96.0it/200kit rate:2.2s/it ...`), every 10 s. Without a day for those times, and
+    # with no step time to count from, none of the steps could be placed.
+    rows, notes = trainer_rows("openpi_jax-time-of-day-progress.log", start=START)
+    assert rows.get_column("iteration").to_list() == [0, 100, 200, 300], notes
+    assert rows.get_column("loss").to_list() == pytest.approx([0.2315, 0.2281, 0.1779, 0.1514])
+    # each placed at the timestamped line before it, on trainer.start's day
+    assert str(rows.item(1, "ts")) == "2025-01-01 05:20:24.273000+00:00"
+    assert rows.get_column("inferred").all()
+    # 100 steps between lines known to within ~11 s of each other: a step time of about
+    # 2.1 s, as the bar's own rate says (2.1-2.4 s/it)
+    times = rows.get_column("step_time").drop_nulls()
+    assert times.len() == 2
+    assert times.to_list() == pytest.approx([2.13, 2.08], abs=0.02)
+    assert "step time from the timestamped lines around the untimed step lines" in notes
+
+
+def test_a_time_of_day_without_the_runs_day_dates_nothing():
+    # with no trainer.start there is no day for `05:16:41.449`: the steps stay unplaced
+    # and the note says what would place them
+    rows, notes = trainer_rows("openpi_jax-time-of-day-progress.log")
+    assert rows.height == 0
+    assert "no trainer.start in incident.yaml" in notes

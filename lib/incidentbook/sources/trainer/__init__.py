@@ -17,6 +17,7 @@ from __future__ import annotations
 import re
 from datetime import datetime
 from pathlib import Path
+from zoneinfo import ZoneInfo
 
 import polars as pl
 
@@ -115,8 +116,9 @@ class TrainerLogSource:
         key = (window.start, window.end)
         if key in self._read:
             return self._read[key]
-        ctx = Context(tz=self.tz, year=window.start.year, latest=window.end)
         trainer = self.trainer
+        day = trainer.start.astimezone(ZoneInfo(self.tz)).date() if trainer.start else None
+        ctx = Context(tz=self.tz, year=window.start.year, latest=window.end, day=day)
         given = Given(trainer.global_batch_size, trainer.seq_length, trainer.gpus, trainer.start)
         parts, notes = [], []
         ends: dict[str, datetime] = {}

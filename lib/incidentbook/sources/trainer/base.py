@@ -16,7 +16,7 @@ import zlib
 from collections import Counter
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from datetime import datetime, timedelta
+from datetime import date, datetime, timedelta
 from pathlib import Path
 
 import polars as pl
@@ -119,6 +119,10 @@ class Context:
     """For times that carry no year (nanotron's newer `MM/DD`, glog): the window's year."""
     latest: datetime | None = None
     """A yearless time later than this is taken to be of the year before."""
+    day: date | None = None
+    """For times of day with no date (rich's `[15:58:29]`, openpi's `05:16:41.449 [I]`): the
+    day the run started (incident.yaml's trainer.start, in the log's zone); none, and such
+    lines carry no time."""
 
 
 @dataclass
@@ -271,6 +275,10 @@ _LEADING_TS = (
     # (vLLM's logger: `WARNING 04-03 07:02:23 [api_server.py:1213]`, no year)
     r"|(?P<mdash>\d\d-\d\d \d\d:\d\d:\d\d)\b"
     r"|[IWEF](?P<glog>\d{4} \d\d:\d\d:\d\d\.\d+) "
+    # a time of day alone, before a level (rich's `[15:58:29] INFO`, openpi's `05:16:41.449
+    # [I]`, loguru's levels in a format without the date): dated by Context.day
+    r"|\[?(?P<hms>\d\d:\d\d:\d\d(?:[.,]\d+)?)\]? +"
+    r"(?:\[[DIWEFC]\]|\[?(?:TRACE|DEBUG|INFO|SUCCESS|WARNING|WARN|ERROR|CRITICAL)\b)"
     r")"
 )
 _DATETIME = r"datetime[:=] ?(\d{4}-\d\d-\d\d \d\d:\d\d:\d\d(?:\.\d+)?)"
@@ -326,6 +334,25 @@ def _yearless(stamp: pl.Expr, fmt: str, ctx: Context) -> pl.Expr:
     return pl.when(this > pl.lit(ctx.latest + timedelta(days=1))).then(before).otherwise(this)
 
 
+def _of_the_day(g: pl.DataFrame, ctx: Context) -> pl.Expr:
+    """Times of day (column `hms`) on ctx.day, a day later each time the clock goes back by
+    more than an hour from the time of day before it (a run past midnight; processes a
+    little out of order do not turn a day)."""
+    tod = (
+        pl.col("hms")
+        .str.replace(",", ".")
+        .str.to_time("%H:%M:%S%.f", strict=False)
+        .cast(pl.Int64)  # nanoseconds since midnight
+    )
+    seen = g.select(tod.alias("tod")).get_column("tod")
+    back = (seen < seen.forward_fill().shift(1) - 3600 * 10**9).fill_null(False)
+    days = back.cast(pl.Int64).cum_sum()
+    naive = pl.lit(datetime.combine(ctx.day, datetime.min.time())) + pl.duration(
+        nanoseconds=pl.lit(seen), days=pl.lit(days)
+    )
+    return localise(naive.cast(pl.Datetime("us")), ctx.tz)
+
+
 def _dated(frame: pl.DataFrame, ctx: Context) -> pl.Series:
     """The time each line starts with, or its `datetime: ...` stamp, as UTC; else null.
     Only the shapes some line has are parsed (a million lines, five shapes)."""
@@ -337,7 +364,7 @@ def _dated(frame: pl.DataFrame, ctx: Context) -> pl.Series:
     ).unnest("g")
     present = {
         c
-        for c in ("iso", "yy", "us", "md", "mdash", "glog", "stamp")
+        for c in ("iso", "yy", "us", "md", "mdash", "glog", "hms", "stamp")
         if g[c].null_count() < g.height
     }
     naive = {
@@ -359,6 +386,8 @@ def _dated(frame: pl.DataFrame, ctx: Context) -> pl.Series:
         parts.append(_yearless(pl.col("mdash"), "%m-%d %H:%M:%S", ctx))
     if "glog" in present:
         parts.append(_yearless(pl.col("glog"), "%m%d %H:%M:%S%.f", ctx))
+    if "hms" in present and ctx.day is not None:
+        parts.append(_of_the_day(g, ctx))
     if not parts:
         return pl.Series("ts", [None] * frame.height, dtype=UTC_US)
     return g.select(pl.coalesce(parts).cast(UTC_US).alias("ts")).to_series()

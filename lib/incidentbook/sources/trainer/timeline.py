@@ -195,8 +195,9 @@ def _place(rows: pl.DataFrame, anchors: pl.DataFrame, start: datetime | None) ->
     seconds = pl.coalesce(pl.col("span"), pl.col("step_time") * pl.col("delta"))
     rows = rows.with_columns(own=pl.col("ts").is_not_null(), seconds=seconds)
     usual = rows.select(pl.col("seconds").median()).item()
-    if usual is not None:
-        rows = rows.with_columns(pl.col("seconds").fill_null(usual))
+    # With no step time anywhere, an untimed line is placed at the timestamped line before
+    # it (it was printed after that one, and before the next): no elapsed time is guessed.
+    rows = rows.with_columns(pl.col("seconds").fill_null(usual if usual is not None else 0.0))
     if start is not None:
         anchors = pl.concat(
             [pl.DataFrame({"line": [0], "ts": [start]}, schema=anchors.schema), anchors]
@@ -227,9 +228,14 @@ def _place(rows: pl.DataFrame, anchors: pl.DataFrame, start: datetime | None) ->
         .otherwise(forward)
     )
     placed = pl.when(pl.col("a_ts").is_not_null()).then(forward).otherwise(backward)
+    # Placed with no elapsed time, a line's time is known to within the two timestamped
+    # lines around it: _derive reads a step time from such lines only where that is small.
+    bracket = (pl.col("n_ts") - pl.col("a_ts")).dt.total_microseconds() / 1e6
     return rows.with_columns(
         ts=pl.when(pl.col("own")).then(pl.col("ts")).otherwise(placed).cast(UTC_US),
         inferred=~pl.col("own") & placed.is_not_null(),
+        _bracket=pl.when(~pl.col("own") & pl.lit(usual is None)).then(bracket),
+        _mid=pl.col("a_ts") + (pl.col("n_ts") - pl.col("a_ts")) / 2,
     ).drop("a_line", "a_ts", "n_line", "n_ts", "seconds", "own")
 
 
@@ -245,14 +251,31 @@ def _derive(rows: pl.DataFrame, facts: dict[str, Fact], where: str) -> tuple[pl.
     gpus = pl.lit(facts.get("gpus", Fact(np.nan, "")).value).fill_nan(None)
     seg = "segment"
 
-    # Step time from the lines' own times, where the format prints none (torchtitan).
+    # Step time from the lines' own times, where the format prints none (torchtitan); or
+    # from the timestamped lines around untimed ones: each such line was printed between
+    # the two, best taken at their midpoint, off by at most half their distance. Read where
+    # that makes the step time off by a tenth at most (openpi's step lines every 100 steps,
+    # between its progress lines every 10 s).
     own = ~pl.col("inferred")
     from_ts = (pl.col("ts").diff().dt.total_microseconds() / 1e6 / pl.col("delta")).over(seg)
+    between = pl.col("_mid").diff().dt.total_microseconds() / 1e6
+    from_mid = (between / pl.col("delta")).over(seg)
+    off = (pl.col("_bracket") + pl.col("_bracket").shift(1)) / 2
+    near = (off * 10 <= between).over(seg)
     timed = pl.when(own & own.shift(1).over(seg).fill_null(False)).then(from_ts)
     before = rows.get_column("step_time").is_not_null().sum()
     rows = rows.with_columns(step_time=pl.coalesce(pl.col("step_time"), timed))
     if rows.get_column("step_time").is_not_null().sum() > before and before == 0:
         notes.append(f"{where}: step time from the lines' own timestamps (none is printed)")
+    before = rows.get_column("step_time").is_not_null().sum()
+    bracketed = pl.when(near.fill_null(False)).then(from_mid)
+    rows = rows.with_columns(step_time=pl.coalesce(pl.col("step_time"), bracketed))
+    if rows.get_column("step_time").is_not_null().sum() > before and before == 0:
+        notes.append(
+            f"{where}: step time from the timestamped lines around the untimed step lines "
+            "(none is printed; read where that is off by a tenth at most)"
+        )
+    rows = rows.drop("_bracket", "_mid")
 
     derived = gbs / pl.col("step_time")
     ratio = rows.select((pl.col("samples_per_second") / derived).median()).item()
