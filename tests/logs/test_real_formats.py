@@ -1039,3 +1039,36 @@ def test_the_tenth_excerpt_sets_fabric_lines_are_known_at_their_level(tmp_path, 
     assert {r[0]: (r[1], r[2]) for r in got.select("line", "signature", "level").iter_rows()} == (
         expected
     )
+
+
+def test_slurms_job_completion_log_is_read_like_sacct(tmp_path):
+    """jobcomp/filetxt's records (`JobId=230 UserId=... JobState=TIMEOUT ... EndTime=...
+    NodeList=compute01 ...`), a format the readers did not know: all 24 lines were unread.
+    Each is dated by its end, on the nodes it names, at its state's level; a timeout is
+    the Slurm timeout signature's, as sacct's row of one is."""
+    catalog = load_catalog()
+    path = copied(tmp_path, EXCERPTS / "slurm_jobcomp_timeouts_cancels.log")
+    frame, report = read(path, recognise=recogniser(catalog))
+    assert report.files == {path.name: "slurm-jobcomp"}
+    assert frame.height == 24
+    got = match(frame, catalog)
+    timeouts = got.filter(pl.col("signature") == "slurm-timeout")
+    assert sorted(timeouts.get_column("line").to_list()) == [5, 14, 17, 19, 20, 21, 24]
+    first = timeouts.row(0, named=True)
+    assert first["message"] == "job 230 (hello_world) TIMEOUT exit 0:0 on compute01"
+    assert (first["host"], first["severity"]) == ("compute01", "err")
+    assert first["ts"] == datetime(2024, 3, 1, 6, 57, 41, tzinfo=UTC)
+    # a job cancelled before it ran names no node, and is a note
+    cancelled = got.row(0, named=True)
+    assert (cancelled["signature"], cancelled["severity"]) == (None, "notice")
+
+
+def test_ibstats_port_stuck_initializing_is_a_warning(tmp_path):
+    """ibstat's block of a port whose physical link is up but that no subnet manager has
+    brought up (`State: Initializing` over `Physical state: LinkUp`): read as the line a
+    signature knows in a file of no format, a warning."""
+    catalog = load_catalog()
+    path = copied(tmp_path, EXCERPTS / "ibstat_port_initializing.log")
+    frame, _ = read(path, recognise=recogniser(catalog))
+    got = match(frame, catalog).with_columns(level=line_severity(catalog))
+    assert got.select("line", "signature", "level").rows() == [(9, "nic-link-down", "warning")]

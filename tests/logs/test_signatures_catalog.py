@@ -5884,3 +5884,46 @@ def test_classes_of_the_rr_blind_round() -> None:
         ("libfabric-warning", "info"),
         ("libfabric-warning", "warning"),
     ]
+
+
+POSITIVES += [
+    # Families widened for the eleventh excerpt set (MANIFEST, excerpts), each line verbatim
+    # from the source above it.
+    # Klangborn/pastebin:journalctl.txt@376a12cec429259899318529bfd274ff296befe5
+    (
+        "Jan 26 10:12:40 moe xdg-desktop-por[508]: creating thread 'background monitor': "
+        "Error creating thread: Resource temporarily unavailable",
+        "process-limit-reached",
+        {"eagain": "Resource temporarily unavailable"},
+    ),
+]
+
+
+def test_classes_of_the_eleventh_excerpt_set() -> None:
+    # A user's processes at their thread limit (systemd cannot spawn a unit's executor, a
+    # program cannot start a thread), the traps and core dumps that follow, and a Slurm job
+    # completion record that timed out, as the record and as the reader words it.
+    lines = [
+        # Klangborn/pastebin:journalctl.txt@376a12cec429259899318529bfd274ff296befe5
+        "Jan 26 10:12:42 moe systemd[454]: plasma-kactivitymanagerd.service: Failed to spawn "
+        "executor: Resource temporarily unavailable",
+        "Jan 26 10:12:40 moe kernel: traps: xdg-desktop-por[508] trap int3 ip:7c1e692642a8 "
+        "sp:7ffceb61b4c0 error:0 in libglib-2.0.so.0.7800.3[7c1e69221000+9e000]",
+        "Jan 26 10:12:42 moe systemd-coredump[656]: Process 508 (xdg-desktop-por) of user 1000 "
+        "dumped core.",
+        # liciascl/data_cluster:slurm_jobcomp.log@44c8ec1bd83263ce581b054f7ce48d0577f1c293
+        "JobId=230 UserId=lincolnrpm(1035) GroupId=lincolnrpm(1035) Name=hello_world "
+        "JobState=TIMEOUT Partition=express TimeLimit=1 StartTime=2024-03-01T06:56:32 "
+        "EndTime=2024-03-01T06:57:41 NodeList=compute01 NodeCnt=1",
+        "job 230 (hello_world) TIMEOUT exit 0:0 on compute01",
+        # NiCkWKT/Cluster-ansible:ibstat.txt@e1f06ae15a83a48fcc5532c14288b9196578c1bd
+        "                State: Initializing",
+    ]
+    assert _levels(lines) == [
+        ("process-limit-reached", "error"),
+        ("process-fatal-signal", "error"),
+        ("process-fatal-signal", "error"),
+        ("slurm-timeout", "warning"),
+        ("slurm-timeout", "warning"),
+        ("nic-link-down", "warning"),
+    ]

@@ -58,6 +58,7 @@ NO_BOOT_TIME = "relative timestamp without a boot time"
 MALFORMED_JSON = "malformed JSON"
 BAD_TIMESTAMP = "unreadable timestamp"
 NO_HEADER = "sacct row before a JobID|... header"
+NOT_A_RECORD = "line in a record format that is no record (a job completion log's)"
 # Counted per file, not per line: how many lines were lost is not known.
 GZIP_CUT = "gzip file cut short (files; the lines before the cut are kept)"
 CANNOT_OPEN = "file could not be opened (files)"

@@ -48,6 +48,7 @@ from incidentbook.logs.data import (
     NO_BOOT_TIME,
     NO_HEADER,
     NO_TIMESTAMP,
+    NOT_A_RECORD,
     NOT_UTF8,
     TOO_LONG,
     UNKNOWN_FORMAT,
@@ -448,7 +449,7 @@ def _parse_group(
         # file's are: a sacct row with no header above it, and a piece of a report with
         # no GPU in it (`HW Slowdown : Active` pasted alone), which gives no facts.
         pieces = [i for i in range(len(files)) if i not in with_facts] if fmt.facts else []
-        only = (pl.col("status") == NO_HEADER) | (
+        only = pl.col("status").is_in([NO_HEADER, NOT_A_RECORD]) | (
             pl.col("fid").is_in(pieces) & (pl.col("status") == SKIP)
         )
         done, kept = _keep_recognised(done, recognise, [f.mtime_us for f in files], only)
@@ -831,6 +832,7 @@ __all__ = [
     "LOG_SCHEMA",
     "MALFORMED_JSON",
     "MAX_LINE",
+    "NOT_A_RECORD",
     "NOT_UTF8",
     "NO_BOOT_TIME",
     "NO_HEADER",

@@ -180,6 +180,7 @@ LOG_FORMATS: Registry[LogFormat] = Registry(
         "journald-json": f"{_FORMATS}.json:JOURNALD_JSON",
         "jsonl": f"{_FORMATS}.json:JSONL",
         "slurm-sacct": f"{_FORMATS}.slurm:SLURM_SACCT",
+        "slurm-jobcomp": f"{_FORMATS}.slurm:SLURM_JOBCOMP",
         "slurm-daemon": f"{_FORMATS}.slurm:SLURM_DAEMON",
         "slurm-client": f"{_FORMATS}.slurm:SLURM_CLIENT",
         "nvidia-smi": f"{_FORMATS}.nvidia:NVIDIA_SMI",

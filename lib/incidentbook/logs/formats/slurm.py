@@ -8,7 +8,7 @@ from __future__ import annotations
 import numpy as np
 import polars as pl
 
-from incidentbook.logs.data import BAD_TIMESTAMP, NO_HEADER, NO_TIMESTAMP
+from incidentbook.logs.data import BAD_TIMESTAMP, NO_HEADER, NO_TIMESTAMP, NOT_A_RECORD
 from incidentbook.logs.formats import INHERIT, SKIP, Context, LogFormat
 from incidentbook.logs.formats.expressions import Rule, local_time, text_format
 from incidentbook.logs.severity import level_of_word
@@ -167,6 +167,66 @@ SLURM_SACCT = LogFormat(
     _sacct,
     local_time=True,
     line_host_first=True,
+)
+
+
+# The job completion log of jobcomp/filetxt (JobCompLoc): one `name=value` record per job,
+# `JobId=230 UserId=... Name=... JobState=TIMEOUT Partition=... StartTime=... EndTime=...
+# NodeList=node[1-2] ... ExitCode=0:0`, read like a row of sacct: dated by its end, a row
+# per node, at the level its state says.
+_JOBCOMP = r"^JobId=\d+\S* UserId=\S+ "
+
+
+def _jobcomp(lf: pl.LazyFrame, ctx: Context) -> pl.LazyFrame:
+    frame = lf.collect()  # one line per job: small
+    raw = pl.col("raw")
+
+    def field(name: str) -> pl.Expr:
+        return raw.str.extract(rf"(?:^| ){name}=(\S*)", 1)
+
+    record = raw.str.contains(_JOBCOMP)
+    stamp = pl.coalesce(
+        pl.when(field("EndTime").str.contains(r"^\d{4}-")).then(field("EndTime")),
+        pl.when(field("StartTime").str.contains(r"^\d{4}-")).then(field("StartTime")),
+    )
+    state = field("JobState").str.extract(r"^([A-Z_]+)", 1)
+    frame = frame.with_columns(
+        _stamp=stamp, _state=state, _nodes=field("NodeList").fill_null("")
+    ).with_columns(
+        ts=local_time(pl.col("_stamp"), "%Y-%m-%dT%H:%M:%S", ctx),
+        severity=pl.col("_state").replace_strict(
+            SACCT_STATE_SEVERITY, default=None, return_dtype=pl.String
+        ),
+        source=pl.lit("slurm-jobcomp"),
+        # the words sacct's rows are read in, so that the same signatures know both
+        message=pl.when(record)
+        .then(
+            pl.format(
+                "job {} ({}) {} exit {} on {}",
+                *[
+                    e.fill_null("?")
+                    for e in (field("JobId"), field("Name"), pl.col("_state"), field("ExitCode"))
+                ],
+                pl.col("_nodes"),
+            )
+        )
+        .otherwise(raw),
+    )
+    frame = frame.with_columns(
+        host=expand_hostlist(frame.get_column("_nodes")),
+        status=pl.when(~record)
+        .then(pl.lit(NOT_A_RECORD))
+        .when(pl.col("_stamp").is_null())
+        .then(pl.lit(NO_TIMESTAMP))
+        .when(pl.col("ts").is_null())
+        .then(pl.lit(BAD_TIMESTAMP))
+        .otherwise(None),
+    )
+    return frame.drop("_stamp", "_state", "_nodes").lazy()
+
+
+SLURM_JOBCOMP = LogFormat(
+    "slurm-jobcomp", (_JOBCOMP.removeprefix("^"),), _jobcomp, local_time=True, line_host_first=True
 )
 
 
