@@ -213,6 +213,9 @@ _NAMES: dict[str, tuple[str, str]] = {
     # DeepSpeed-Chat's step 3: a step's whole time (generation and training), its samples/s
     "e2elatency": ("step_time", "time"),
     "cursamplespersec": ("samples_per_second", "plain"),
+    # PaddleNLP's Trainer: the interval's samples and steps per second
+    "intervalsamplespersecond": ("samples_per_second", "plain"),
+    "intervalstepspersecond": ("step_time", "rate"),
     "steptimems": ("step_time", "ms"),
     "batchcost": ("step_time", "time"),  # PaddlePaddle's seconds per batch
     "secstep": ("step_time", "time"),
@@ -432,8 +435,10 @@ def _split(steps: pl.DataFrame) -> pl.DataFrame:
         .str.replace_all(r"([:=])\s*\[\s*([-+]?(?:\d[\d.]*|\.\d+)(?:[eE][-+]?\d+)?)\s*\]", "$1$2")
         # InternLM's `,name=` without a space
         .str.replace_all(r",([A-Za-z_][^,=:]*=)", "\t$1")
-        # a name's padding after its colon is not a field's end (`Loss:  6.88`)
+        # a name's padding after its colon is not a field's end (`Loss:  6.88`), nor a
+        # value right-aligned after its name (llm.c's `loss     nan (+nanz)|`)
         .str.replace_all(r"([:=])\s+", "$1 ")
+        .str.replace_all(r"\b([A-Za-z_]{2,})\s{2,}([-+]?(?:\d|\.\d|nan\b|inf\b))", "$1 $2")
         .str.replace_all(r"(\d)\s*:\s+([A-Za-z])", "$1\t$2")
         # a unit stays with its number (`7.5 s/iter`, `69.98 samples/sec`, `120 ms`,
         # `113.4k tok/s`)...

@@ -119,8 +119,15 @@ def parse_stdout(text: TrainerText, ctx: Context) -> Parsed:
     counted = stepped > 0
     run = _summary(text)
     starts = text.lines.filter(pl.col("text").str.contains(_START)).get_column("line").to_list()
+    barred = None if counted else _bar_steps(text, frame)
     if counted:
         frame = frame.with_columns(iteration=pl.col("_step"))
+    elif barred is not None:
+        frame = barred
+        notes.append(
+            f"{where}: each dict's step, step time and time since the start are those of the "
+            "training progress bar drawn just before it (its count, rate and elapsed time)"
+        )
     elif {"runtime", "steps_per_second", "epoch"} <= run.keys() and run["epoch"] > 0:
         per_epoch = run["runtime"] / run["epoch"]
         steps_per_epoch = run["steps_per_second"] * run["runtime"] / run["epoch"]
@@ -170,6 +177,59 @@ def parse_stdout(text: TrainerText, ctx: Context) -> Parsed:
         value = pl.select(pl.lit(seq.item(0, "text")).str.extract(SEQ_ARGUMENT, 1)).item()
         facts["seq_length"] = Fact(float(value), f"launch command, line {seq.item(0, 'line')}")
     return Parsed(records(frame), facts, starts, notes)
+
+
+# The Trainer's own progress bar, `  2%|▏  | 10/573 [14:31<12:43:55, 81.41s/it]`: its count
+# is the global step, its rate the (smoothed) time per step, its elapsed time the run's.
+_BAR = (
+    r"\d+%\|[^|]*\|\s*(?P<count>\d+)/(?P<total>\d+)\s*\[(?P<elapsed>[\d:]+)<[\d:?]+,\s*"
+    r"(?P<rate>[\d.]+)\s*(?P<unit>s/it|it/s)"
+)
+
+
+def _bar_steps(text: TrainerText, frame: pl.DataFrame) -> pl.DataFrame | None:
+    """The dicts with the step, step time and elapsed time of the training bar's last draw
+    before each, where every dict has one and the steps go up; else None. The training
+    bar is the one drawn most often (an evaluation's bar counts its own batches)."""
+    bars = (
+        text.lines.select("line", g=pl.col("text").str.extract_groups(_BAR))
+        .unnest("g")
+        .filter(pl.col("count").is_not_null())
+    )
+    if bars.height == 0 or frame.height == 0:
+        return None
+    total = bars.get_column("total").mode().sort().first()
+    clock = pl.col("elapsed").str.split(":").list.eval(pl.element().cast(pl.Float64))
+    seconds = clock.list.eval(
+        pl.element() * pl.lit(60.0).pow(pl.len() - 1 - pl.int_range(pl.len()))
+    ).list.sum()
+    rate = pl.col("rate").cast(pl.Float64)
+    bars = (
+        bars.filter(pl.col("total") == total)
+        .select(
+            pl.col("line").cast(pl.Int64),
+            _bar_step=pl.col("count").cast(pl.Int64),
+            _bar_time=pl.when(pl.col("unit") == "s/it").then(rate).otherwise(1 / rate),
+            _bar_elapsed=seconds,
+        )
+        # a line's last draw (tqdm redraws a bar on one line)
+        .unique("line", keep="last", maintain_order=True)
+        .sort("line")
+    )
+    got = (
+        frame.with_columns(pl.col("line").cast(pl.Int64))
+        .sort("line")
+        .join_asof(bars, on="line", strategy="backward")
+    )
+    steps = got.get_column("_bar_step")
+    if steps.null_count() or not bool((steps.diff().drop_nulls() > 0).all()):
+        return None
+    elapsed = pl.col("_bar_elapsed")
+    return got.with_columns(
+        iteration=pl.col("_bar_step"),
+        step_time=pl.coalesce("step_time", "_bar_time"),
+        span=elapsed.diff().fill_null(elapsed),
+    ).drop("_bar_step", "_bar_time", "_bar_elapsed")
 
 
 def _clocked(frame: pl.DataFrame) -> pl.DataFrame:

@@ -1,0 +1,48 @@
+"""Trainers' logs from the thirteenth blind set, log files committed to repositories
+(tests/data/trainer/SOURCES.md). Each test names what the set showed missing."""
+
+from __future__ import annotations
+
+import pytest
+
+from conftest import trainer_rows
+
+START = "2025-01-01T00:00:00Z"
+
+
+def test_the_trainers_dicts_take_step_and_pace_from_the_bar_before_them():
+    # `  2%|▏  | 10/573 [14:31<12:43:55, 81.41s/it]` then `{'loss': 0.0037, ...}`: with
+    # no train_runtime summary the dicts were numbered 1, 2, 3 and had no speed
+    rows, notes = trainer_rows("hf-trainer_zero3-bar-before-each-dict.log", start=START)
+    assert rows.get_column("iteration").to_list() == [10, 20, 30], notes
+    assert rows.get_column("loss").to_list() == pytest.approx([0.0037, 0.0035, 0.0032])
+    assert rows.get_column("step_time").to_list() == pytest.approx([81.41, 91.74, 90.91])
+    # each placed at the bar's elapsed time after the start (14:31, 30:16, 44:41)
+    assert [t.strftime("%H:%M:%S") for t in rows.get_column("ts")] == [
+        "00:14:31",
+        "00:30:16",
+        "00:44:41",
+    ]
+    assert "training progress bar drawn just before it" in notes
+
+
+def test_a_loss_right_aligned_after_its_name_is_read_even_as_nan():
+    # llm.c: `step    1/19560 | loss     nan (+nanz)| norm    nan (+nanz)| lr 8.57e-07 |
+    # 3914.05 ms | ...`: the padding cut the name from its value, so the run's NaN loss
+    # from its first step went unseen
+    rows, notes = trainer_rows("llm-c_nan-right-aligned.log", start=START)
+    assert rows.height == 32, notes
+    assert rows.get_column("nan").to_list() == [1.0] * 32
+    assert "32 lines print a loss that is not a number (NaN/inf)" in notes
+    assert rows.item(0, "step_time") == pytest.approx(3.91405)
+    assert rows.item(0, "tokens_per_second") == 133950
+
+
+def test_paddlenlps_interval_rates():
+    # `loss: 0.70674629, ..., global_step: 10, interval_runtime: 2.6107,
+    # interval_samples_per_second: 3.064, interval_steps_per_second: 3.83` in ANSI colours
+    rows, notes = trainer_rows("paddlenlp-trainer_interval-rates-ansi.log")
+    first = rows.row(0, named=True)
+    assert (first["iteration"], first["loss"]) == (10, pytest.approx(0.70674629)), notes
+    assert first["samples_per_second"] == pytest.approx(3.064)
+    assert first["step_time"] == pytest.approx(1 / 3.83)
