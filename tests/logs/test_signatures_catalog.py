@@ -5927,3 +5927,28 @@ def test_classes_of_the_eleventh_excerpt_set() -> None:
         ("slurm-timeout", "warning"),
         ("nic-link-down", "warning"),
     ]
+
+
+def test_classes_of_the_ss_blind_round() -> None:
+    # Blind set SS (kernel dumps, tools' outputs and job files committed to repositories;
+    # 31 of 36 found before it was read, none of 27 benign matched): the families it
+    # showed missing.
+    lines = [
+        # LIULIU7451/FIO:issue.log@55eea554bb842246623d7cc3fa7465479bdca7d2
+        "Failed to write to /dev/nvme-fabrics: Connection reset by peer",
+        # snaga/pgsql-checksum-test:dmesg.log@bfc9c9be6e7fd34d1d608f602e3d80e3387ef421
+        "postgres[12355]: segfault at 0 ip (null) sp 00007fff4aca3fb8 error 14 in "
+        "postgres[400000+599000]",
+        # kvakerik/Higgs_prediction_pT:job.err@e2ac6788de3f4a8f1e8ec500b0ae1ec6ad09abb5
+        "/var/spool/slurm/d/job56285992/slurm_script: line 15: venv_htt/bin/activate: No such "
+        "file or directory",
+        # duckinator/freebsd-crash-logs @ 1c3c09303966b5e4e0a81a1c2a4d433df2f77b03,
+        # 2021-07-19/var/log/messages
+        "Jul 17 18:54:37 cerberus kernel: Fatal trap 12: page fault while in kernel mode",
+    ]
+    assert _levels(lines) == [
+        ("nvme-error", "error"),
+        ("process-segfault", "error"),
+        ("slurm-job-failed", "warning"),
+        ("kernel-oops", "error"),
+    ]
