@@ -46,3 +46,17 @@ def test_paddlenlps_interval_rates():
     assert (first["iteration"], first["loss"]) == (10, pytest.approx(0.70674629)), notes
     assert first["samples_per_second"] == pytest.approx(3.064)
     assert first["step_time"] == pytest.approx(1 / 3.83)
+
+
+def test_a_step_counter_written_short_is_counted_on_from_the_exact_ones():
+    # LeRobot (from the tenth blind set): `step:800` then `step:1K` for steps 1000, 1200
+    # and 1400, `step:2K` for the next five: all 55 short ones were left out. Counted on
+    # by the 200 steps between the exact counters, where that agrees with the rounding;
+    # a checkpoint line naming `step 5000` restarts the count from there.
+    rows, notes = trainer_rows("lerobot_step-written-short.log")
+    steps = rows.get_column("iteration").to_list()
+    assert steps == list(range(400, 11801, 200)), notes
+    assert rows.filter(rows["iteration"] == 5200).item(0, "loss") == pytest.approx(0.108)
+    # `updt_s:0.504`: the update's seconds, LeRobot's step time
+    assert rows.item(0, "step_time") == pytest.approx(0.504)
+    assert "55 step counters written short (`step:1K`) are counted on" in notes

@@ -213,6 +213,8 @@ _NAMES: dict[str, tuple[str, str]] = {
     # DeepSpeed-Chat's step 3: a step's whole time (generation and training), its samples/s
     "e2elatency": ("step_time", "time"),
     "cursamplespersec": ("samples_per_second", "plain"),
+    # LeRobot's seconds per optimizer update (its `data_s` is the data loader's share)
+    "updts": ("step_time", "time"),
     # PaddleNLP's Trainer: the interval's samples and steps per second
     "intervalsamplespersecond": ("samples_per_second", "plain"),
     "intervalstepspersecond": ("step_time", "rate"),
@@ -596,6 +598,55 @@ def _across_epochs(steps: pl.DataFrame) -> pl.DataFrame:
     return steps.drop("_epoch", "_of")
 
 
+# A counter written short (LeRobot's `step:1K`, `step:1.2K`): rounded, it tells no step.
+_SHORT_COUNTER = r"(?i)\bstep\s*[:=]\s*(?P<value>\d+(?:\.(?P<decimals>\d+))?)(?P<unit>[KM])\b"
+
+
+def _short_counters(steps: pl.DataFrame, where: str) -> tuple[pl.DataFrame, list[str]]:
+    """Steps whose counter is written short, counted on from the last exact one by the
+    interval the exact ones are logged at, where that agrees with the rounded number
+    (LeRobot prints `step:800` then `step:1K` three times: 1000, 1200, 1400); the others
+    are left out, with a note."""
+    short = pl.col("_short").struct
+    exact = pl.col("iteration")
+    if steps.get_column("_short").struct.field("value").is_null().all():
+        return steps.drop("_short"), []
+    # the interval the exact counters are logged at most often (a checkpoint line naming
+    # its step now and then is not one of them)
+    gaps = steps.get_column("iteration").drop_nulls().diff()
+    gaps = gaps.filter(gaps > 0)
+    every = gaps.mode().min() if gaps.len() else None
+    scale = pl.when(short.field("unit").str.to_uppercase() == "K").then(1e3).otherwise(1e6)
+    approx = short.field("value").cast(pl.Float64) * scale
+    # the rounding of the printed number: half its last digit
+    slack = 0.5 * scale / pl.lit(10.0).pow(short.field("decimals").str.len_chars().fill_null(0))
+    row = pl.int_range(pl.len())
+    since = row - pl.when(exact.is_not_null()).then(row).forward_fill()
+    counted = exact.forward_fill() + since * (every or 0)
+    fits = (counted - approx).abs() <= slack
+    short_rows = exact.is_null()
+    written_short = int(steps.select(short_rows.sum()).item())
+    steps = steps.with_columns(
+        iteration=pl.when(short_rows & pl.lit(every is not None) & fits)
+        .then(counted)
+        .otherwise(exact)
+        .cast(pl.Int64)
+    )
+    left = steps.filter(pl.col("iteration").is_null()).height
+    told = written_short - left
+    notes = []
+    if told:
+        notes.append(
+            f"{where}: {told} step counters written short (`step:1K`) are counted on from the "
+            f"last exact one, every {every:g} steps as the exact ones are"
+        )
+    if left:
+        notes.append(
+            f"{where}: {left} step counters written short could not be told apart; left out"
+        )
+    return steps.filter(pl.col("iteration").is_not_null()).drop("_short"), notes
+
+
 def _per_step(frame: pl.DataFrame, where: str) -> tuple[pl.DataFrame, list[str]]:
     """A printed time that spans the lines' interval rather than one step (Marian's `Time
     984.07s` over 2000 updates) made per step. Told apart where the lines have their own
@@ -685,9 +736,15 @@ def parse(text: TrainerText, ctx: Context) -> Parsed:
     counter = pl.coalesce(line.str.extract(p, 1) for p in _COUNTERS).cast(pl.Int64, strict=False)
     steps = steps.with_columns(
         iteration=counter,
+        _short=line.str.extract_groups(_SHORT_COUNTER),
         _epoch=line.str.extract(_EPOCH, 1).cast(pl.Int64, strict=False),
         _of=line.str.extract(_OF, 1).cast(pl.Int64, strict=False),
-    ).filter(pl.col("iteration").is_not_null() & ~pl.col("text").str.contains(_EVALUATION))
+    ).filter(
+        (pl.col("iteration").is_not_null() | pl.col("_short").struct.field("value").is_not_null())
+        & ~pl.col("text").str.contains(_EVALUATION)
+    )
+    steps, more = _short_counters(steps, where)
+    short_notes = more
     steps = _across_epochs(steps)
     if steps.height == 0:
         return Parsed(notes=[f"{where}: no complete progress line to read"])
@@ -715,6 +772,7 @@ def parse(text: TrainerText, ctx: Context) -> Parsed:
     if header_tokens is not None:
         frame = frame.with_columns(_batch_tokens=pl.col("_batch_tokens").fill_null(header_tokens))
     frame, notes = _per_step(_from_clock(frame), where)
+    notes = [*short_notes, *notes]
     if header_tokens is not None:
         notes.append(
             f"{where}: the header says a step takes {header_tokens:,.0f} tokens; where no "
