@@ -34,8 +34,10 @@ time spans the interval between lines, over the steps between them, or from the 
 clock (`elapsed_time: 0:07:03`) by its growth over the steps. A tqdm bar's rate and
 postfix are fields of its line (its count is not a step: bars count evaluations and
 downloads too, but an `Epoch N` bar counts the epoch's batches); where no time is printed,
-a step's time is the tokens it takes (`wpb`) over the tokens per second; indented lines
-under no block header are lines of their own (a log pasted into Markdown).
+a step's time is the tokens it takes (`wpb`, or a header's `Tokens / optimizer step :
+32,768`) over the tokens per second; indented lines under no block header are lines of
+their own (a log pasted into Markdown). A rate may be written short (`37.5k tok/s`); a step
+counter written short (`step:1K`) is counted on from the exact ones.
 """
 
 from __future__ import annotations
@@ -743,8 +745,7 @@ def parse(text: TrainerText, ctx: Context) -> Parsed:
         (pl.col("iteration").is_not_null() | pl.col("_short").struct.field("value").is_not_null())
         & ~pl.col("text").str.contains(_EVALUATION)
     )
-    steps, more = _short_counters(steps, where)
-    short_notes = more
+    steps, short_notes = _short_counters(steps, where)
     steps = _across_epochs(steps)
     if steps.height == 0:
         return Parsed(notes=[f"{where}: no complete progress line to read"])
