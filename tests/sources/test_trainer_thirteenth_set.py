@@ -60,3 +60,13 @@ def test_a_step_counter_written_short_is_counted_on_from_the_exact_ones():
     # `updt_s:0.504`: the update's seconds, LeRobot's step time
     assert rows.item(0, "step_time") == pytest.approx(0.504)
     assert "55 step counters written short (`step:1K`) are counted on" in notes
+
+
+def test_a_progress_bar_drawn_without_its_rate_still_has_its_postfix_read():
+    # NeMo 1 (fourteenth blind set): `Epoch 0: :  10%|█ | 2/20 [00:31<04:46, v_num=None,
+    # reduced_train_loss=13.00, global_step=1.000, ..., train_step_timing in s=15.90]DLL
+    # ...`: a bar with no rate was no bar, and `15.90]DLL` no number, so no step time
+    rows, notes = trainer_rows("nemo1_lightning-bar-without-rate-dll.log")
+    assert rows.get_column("iteration").to_list()[:3] == [0, 1, 2], notes
+    assert rows.get_column("step_time").to_list()[:3] == pytest.approx([25.5, 15.9, 12.8])
+    assert "not numbers it can read" not in notes

@@ -67,7 +67,9 @@ _EPOCH_STEP = r"^\s*\d+\|(\d+)\|"
 # (a bar counts an evaluation or a download as well): the trainer's words must say one.
 _TQDM = (
     r"^(?P<desc>.*?):?\s*\d+%\|[^|]*\|\s*(?P<count>\d+)/(?P<total>\d+|\?)\s*"
-    r"\[[\d:]+<[\d:?]+,\s*(?P<rate>[\d.]+)\s*(?P<unit>s/it|it/s)(?:,\s*(?P<postfix>[^\]]*))?\]"
+    # (a bar drawn without its rate, as NeMo's Lightning bar is: `[00:25<08:04, v_num=...`)
+    r"\[[\d:]+<[\d:?]+(?:,\s*(?P<rate>[\d.]+)\s*(?P<unit>s/it|it/s))?"
+    r"(?:,\s*(?P<postfix>[^\]]*))?\]"
 )
 # ...unless the bar is an epoch's own (Lightning's `Epoch 3:  11%|█ | 2/18 [...]`): then it
 # counts the epoch's training batches, a step counter that starts again each epoch.
