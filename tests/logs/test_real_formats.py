@@ -1072,3 +1072,18 @@ def test_ibstats_port_stuck_initializing_is_a_warning(tmp_path):
     frame, _ = read(path, recognise=recogniser(catalog))
     got = match(frame, catalog).with_columns(level=line_severity(catalog))
     assert got.select("line", "signature", "level").rows() == [(9, "nic-link-down", "warning")]
+
+
+def test_the_twelfth_excerpt_sets_amdgpu_reset_is_known_line_by_line(tmp_path):
+    """An AMD GPU's hang and whole-ASIC reset as the journal tells it: the ring timeout,
+    `GPU reset begin!`, the three MODE1 reset lines (missed before), the reset that
+    succeeded (a warning), VRAM lost, and Mesa's rejection of the lost context in the
+    compositor that then ends (missed before)."""
+    catalog = load_catalog()
+    path = copied(tmp_path, EXCERPTS / "amdgpu_ring_timeout_mode1_reset.log")
+    frame, _ = read(path, recognise=recogniser(catalog))
+    got = match(frame, catalog).with_columns(level=line_severity(catalog))
+    levels = {r[0]: (r[1], r[2]) for r in got.select("line", "signature", "level").iter_rows()}
+    for line in (2, 4, 6, 7, 8, 11, 22, 23):
+        assert levels[line] == ("amdgpu-fault", "error"), line
+    assert levels[9] == ("amdgpu-fault", "warning")

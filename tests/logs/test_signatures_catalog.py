@@ -5952,3 +5952,46 @@ def test_classes_of_the_ss_blind_round() -> None:
         ("slurm-job-failed", "warning"),
         ("kernel-oops", "error"),
     ]
+
+
+def test_classes_of_the_tt_blind_round_and_the_twelfth_excerpt_set() -> None:
+    # Blind set TT (GPU-side files committed to repositories; 9 of 15 found before it was
+    # read, none of 15 benign matched) and the twelfth excerpt set beside it: the families
+    # they showed missing.
+    lines = [
+        # iecxiv/aorus-5060-egpu @ 1a77fe460b69d5dd7e989f0257ec79f5bda02197,
+        # archive/xid79-disconnect-2026-05-02/kernel-journal.txt
+        "May 02 18:39:32 obpc kernel: NVRM: kgspRcAndNotifyAllChannels_IMPL: RC all channels "
+        "for critical error 79.",
+        # iecxiv/aorus-5060-egpu @ 1a77fe460b69d5dd7e989f0257ec79f5bda02197,
+        # archive/boot-recovery-fail-2026-05-06-125648/16-errors-only.log
+        "May 06 12:56:48 obpc nvidia-persistenced[1300]: device 0000:04:00.0 - failed to open.",
+        # KeitaW/deepep-dose-not-work-over-efa @ e0315bc4913b765ad5fd31ac62e628f3b16548e9,
+        # slurm-210.out
+        "/nvshmem_src/src/host/transport/transport.cpp:nvshmemi_transport_init:275: init failed "
+        "for transport: IBGDA",
+        # ScuffedSquared/NVLink-Error-Testing-Notes @ 77861dc058b99077da1086121c158eb03853fe18,
+        # output of "nvidia-smi nvlink -e"
+        "         Link 0: CRC Errors: 65535",
+        "         Link 3: Replay Errors: 211",
+        # DorianRudolph/amdgpu-crash:crash1.txt@400f52c90febbbf6271967d61b815e8575b04918
+        "Jan 06 14:37:38 archdesktop kernel: amdgpu 0000:0b:00.0: amdgpu: MODE1 reset",
+        "Jan 06 14:37:39 archdesktop /usr/lib/gdm-wayland-session[4553]: amdgpu: The CS has been "
+        "rejected (-125), but the context isn't robust.",
+        # congphase/my-t450s:docs/nvidia-bug-report.log@d8e5945307aa5b479a6acaa8d9991cb4b9ff2bc3
+        "Mar 12 21:58:19 pc kernel: [  477.247560] Lockdown: nvidia-installe: unsigned module "
+        "loading is restricted; see man kernel_lockdown.7",
+        "Mar 13 21:36:59 pc kernel: [    6.311007] NVRM: Open nvidia.ko is only ready for use on "
+        "Data Center GPUs.",
+    ]
+    assert _levels(lines) == [
+        ("nvidia-xid", "critical"),
+        ("gpu-init-failure", "critical"),
+        ("gpudirect-error", "error"),
+        ("nvlink-error", "warning"),
+        ("nvlink-error", "warning"),
+        ("amdgpu-fault", "error"),
+        ("amdgpu-fault", "error"),
+        ("kernel-module-load-failed", "error"),
+        ("nvidia-driver-mismatch", "error"),
+    ]
