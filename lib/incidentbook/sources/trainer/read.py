@@ -7,6 +7,7 @@ DeepSpeed's overflow lines in one file), and their records are dated together.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from datetime import datetime
 from pathlib import Path
@@ -20,6 +21,7 @@ from incidentbook.sources.trainer.base import (
     Context,
     Parsed,
     TrainerFormat,
+    TrainerText,
     read_head,
     read_text,
     sniffable,
@@ -102,6 +104,24 @@ def _measured(records: pl.DataFrame) -> bool:
     )
 
 
+def _generic_reading(
+    path: Path,
+    text: TrainerText,
+    ctx: Context,
+    tried: list[TrainerFormat],
+    wanted: Callable[[pl.DataFrame], bool],
+) -> tuple[TrainerFormat, Parsed] | None:
+    """The first generic (fallback) format not yet tried that recognises the file and
+    whose records are `wanted`, with what it parsed; None if there is none."""
+    for fmt in _recognising(path, text.head, fallback=True):
+        if not fmt.text or fmt in tried:
+            continue
+        got = fmt.parse(text, ctx)
+        if wanted(got.records):
+            return fmt, got
+    return None
+
+
 def _has_loss(records: pl.DataFrame) -> bool:
     return "loss" in records.columns and records.get_column("loss").is_not_null().any()
 
@@ -144,30 +164,24 @@ def read_trainer_file(
         # The formats that recognised the file read no number from it (a NeMo log has
         # Megatron's `iteration N/M |` without Megatron's fields): a generic reader that
         # recognises it reads it instead.
-        for fmt in _recognising(path, text.head, fallback=True):
-            if not fmt.text or fmt in formats:
-                continue
-            got = fmt.parse(text, ctx)
-            if _measured(got.records):
-                notes = [f"{where}: {', '.join(f.name for f in formats)} read no number here"]
-                parsed = Parsed(got.records, got.facts, got.starts, [*notes, *got.notes])
-                formats = [fmt]
-                break
+        found = _generic_reading(path, text, ctx, formats, _measured)
+        if found is not None:
+            fmt, got = found
+            notes = [f"{where}: {', '.join(f.name for f in formats)} read no number here"]
+            parsed = Parsed(got.records, got.facts, got.starts, [*notes, *got.notes])
+            formats = [fmt]
     elif text is not None and not _has_loss(parsed.records):
         # The formats that recognised the file read its speed but no loss: the script's
         # own progress lines print it (a DeepSpeed run's `step=` and samples/s lines
         # beside `[Step 3/100] Loss: 5.0037`). A generic reader that reads a loss there
         # adds its rows; the steps' two line shapes are merged when the rows are dated.
-        for fmt in _recognising(path, text.head, fallback=True):
-            if not fmt.text or fmt in formats:
-                continue
-            got = fmt.parse(text, ctx)
-            if _has_loss(got.records):
-                named = ", ".join(f.name for f in formats)
-                parsed = parsed.merge(got)
-                parsed.notes.append(f"{where}: {named} read no loss; the {fmt.name} reader's added")
-                formats = [*formats, fmt]
-                break
+        found = _generic_reading(path, text, ctx, formats, _has_loss)
+        if found is not None:
+            fmt, got = found
+            named = ", ".join(f.name for f in formats)
+            parsed = parsed.merge(got)
+            parsed.notes.append(f"{where}: {named} read no loss; the {fmt.name} reader's added")
+            formats = [*formats, fmt]
     if text is not None:
         parsed.records = _with_tags(parsed.records, text.lines)
     anchors = (
