@@ -90,3 +90,25 @@ def test_a_time_of_day_without_the_runs_day_dates_nothing():
     rows, notes = trainer_rows("openpi_jax-time-of-day-progress.log")
     assert rows.height == 0
     assert "no trainer.start in incident.yaml" in notes
+
+
+def test_a_log_with_no_time_and_no_step_time_is_not_piled_at_the_start(tmp_path):
+    # Untimed step lines with no step time are placed at the timestamped line before them;
+    # in a file with no timestamped line, trainer.start is no such line: the steps are
+    # left out with a note, not all put at the start.
+    from datetime import UTC, datetime
+
+    import polars as pl
+
+    from incidentbook.incident import TrainerSpec
+    from incidentbook.sources.trainer import TrainerLogSource
+    from incidentbook.window import TimeWindow
+
+    path = tmp_path / "untimed.log"
+    path.write_text("".join(f"step {i} | loss {4.0 - i / 10:.2f}\n" for i in range(1, 6)))
+    every = TimeWindow(start=datetime(2000, 1, 1, tzinfo=UTC), end=datetime(2030, 1, 1, tzinfo=UTC))
+    got, said = TrainerLogSource([path], trainer=TrainerSpec(start=START)).rows(every)
+    rows, notes = got.filter(pl.col("iteration").is_not_null()), "\n".join(said)
+    assert rows.height == 0
+    assert "5 iteration lines could not be placed in time" in notes
+    assert "no step time to spread them from the start by" in notes

@@ -197,7 +197,9 @@ def _place(rows: pl.DataFrame, anchors: pl.DataFrame, start: datetime | None) ->
     usual = rows.select(pl.col("seconds").median()).item()
     # With no step time anywhere, an untimed line is placed at the timestamped line before
     # it (it was printed after that one, and before the next): no elapsed time is guessed.
-    rows = rows.with_columns(pl.col("seconds").fill_null(usual if usual is not None else 0.0))
+    # A file with no time at all is not (all its lines would sit at the run's start).
+    if usual is not None or start is None:
+        rows = rows.with_columns(pl.col("seconds").fill_null(usual if usual is not None else 0.0))
     if start is not None:
         anchors = pl.concat(
             [pl.DataFrame({"line": [0], "ts": [start]}, schema=anchors.schema), anchors]
