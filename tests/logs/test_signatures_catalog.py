@@ -6045,3 +6045,45 @@ def test_classes_of_the_uu_blind_round() -> None:
         ("mpi-job-failed", "info"),
         ("slurm-error", "info"),
     ]
+
+
+def test_classes_of_the_thirteenth_excerpt_set_and_the_vv_blind_round() -> None:
+    # The thirteenth excerpt set (11 of 30 failure lines flagged before it was read) and
+    # blind set VV (17 of 18 found): Ascend's runtime errors under vLLM, its workers that
+    # never started, a rank interrupted, software RAID going on degraded, and a framework
+    # with no kernels for the GPU's architecture.
+    lines = [
+        # bakhovaddinov/aibrix:pod.log@0e5493ca4583f25b72d32cc4d548315b8dc41d87
+        "ERROR 08-14 19:25:05 [multiproc_executor.py:597] [ERROR] 2026-08-14-19:25:05 (PID:412, "
+        "Device:1, RankID:-1) ERR00100 PTA call acl api failed.",
+        "ERROR 08-14 19:25:05 [multiproc_executor.py:597] EZ9999: Inner Error!",
+        "ERROR 08-14 19:25:05 [multiproc_executor.py:597] WorkerProc failed to start.",
+        # zainsarwar865/gpt-neox @ bd269fac1fd4bb267b1ff0b72db42a1a7a34b678, exps/.../logs/
+        # gpub002.delta.ncsa.illinois.edu_gpub002.delta.ncsa.illinois.edu_stderr.txt
+        "[rank1]: KeyboardInterrupt",
+        # juhnowski/raid456_softlockup:dmesg.log@9404eac79a46ea515b6ae95510cb362fdebc412c
+        "[ 5233.897447] md/raid:mdX: Operation continuing on 2 devices.",
+        # HEISENYAN/openvla-oft:slurm.out@4257e4f497a0c81a68064614dbf4575f1552ef1c
+        "2025-08-17 00:40:58.638917: W tensorflow/core/common_runtime/gpu/gpu_device.cc:2348] "
+        "TensorFlow was not built with CUDA kernel binaries compatible with compute capability "
+        "9.0. CUDA kernels will be jit-compiled from PTX, which could take 30 minutes or longer.",
+    ]
+    assert _levels(lines) == [
+        ("ascend-npu-error", "error"),
+        ("ascend-npu-error", "error"),
+        ("inference-engine-dead", "error"),
+        ("uncaught-exception", "warning"),
+        ("md-raid-failure", "error"),
+        ("cuda-error", "warning"),
+    ]
+
+
+POSITIVES += [
+    # bakhovaddinov/aibrix:pod.log@0e5493ca4583f25b72d32cc4d548315b8dc41d87 (thirteenth
+    # excerpt set)
+    (
+        "ERROR 08-14 19:25:05 [multiproc_executor.py:597] EZ9999: Inner Error!",
+        "ascend-npu-error",
+        {"ascend_code": "EZ9999"},
+    ),
+]
