@@ -70,3 +70,34 @@ def test_a_progress_bar_drawn_without_its_rate_still_has_its_postfix_read():
     assert rows.get_column("iteration").to_list()[:3] == [0, 1, 2], notes
     assert rows.get_column("step_time").to_list()[:3] == pytest.approx([25.5, 15.9, 12.8])
     assert "not numbers it can read" not in notes
+
+
+def test_an_evaluation_report_gives_way_to_the_steps_own_line():
+    # nanoGPT (sixteenth blind set): `step 2: train loss 10.9370, val loss 10.9377` (the
+    # evaluation, over held-out batches) before `iter 2: loss 10.9481, time 20176.69ms,
+    # ...`: both name step 2, and the report's train loss was taken as the step's
+    rows, notes = trainer_rows("nanogpt_ddp-eval-reports-between-iters.log", start=START)
+    assert rows.get_column("iteration").to_list() == list(range(10)), notes
+    step2 = rows.filter(rows["iteration"] == 2).row(0, named=True)
+    assert step2["loss"] == pytest.approx(10.9481)
+    assert step2["step_time"] == pytest.approx(20.17669)
+    assert "5 evaluation reports" in notes
+
+
+def test_a_trainer_whose_only_line_names_both_losses_keeps_it(tmp_path):
+    # where the step's one line prints the train and the validation loss, it is the step's
+    from datetime import UTC, datetime
+
+    import polars as pl
+
+    from incidentbook.incident import TrainerSpec
+    from incidentbook.sources.trainer import TrainerLogSource
+    from incidentbook.window import TimeWindow
+
+    path = tmp_path / "both.log"
+    lines = (f"step {i} | train_loss {3 - i / 10:.2f} | val_loss 3.1 | 1.5s/it" for i in range(3))
+    path.write_text("".join(f"{line}\n" for line in lines))
+    every = TimeWindow(start=datetime(2000, 1, 1, tzinfo=UTC), end=datetime(2030, 1, 1, tzinfo=UTC))
+    got, said = TrainerLogSource([path], trainer=TrainerSpec(start=START)).rows(every)
+    rows = got.filter(pl.col("iteration").is_not_null())
+    assert rows.get_column("loss").to_list() == pytest.approx([3.0, 2.9, 2.8]), said

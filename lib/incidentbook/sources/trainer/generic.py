@@ -677,6 +677,22 @@ def _per_step(frame: pl.DataFrame, where: str) -> tuple[pl.DataFrame, list[str]]
     return frame, []
 
 
+# An evaluation's report names the validation loss beside a train loss estimated over
+# held-out batches (nanoGPT's `step 2: train loss 10.9370, val loss 10.9377`, between its
+# `iter 2: loss 10.9481, time ...` lines).
+_REPORT = r"(?i)\b(?:val|valid|validation|eval|test)[_ ]?loss\b"
+
+
+def _without_evaluation_reports(frame: pl.DataFrame) -> tuple[pl.DataFrame, int]:
+    """The rows without the evaluation reports whose step a progress line of its own also
+    prints (a trainer whose only line per step names both losses keeps them), and how many
+    were left out."""
+    own = frame.filter(~pl.col("_report")).get_column("iteration").unique()
+    dropped = pl.col("_report") & pl.col("iteration").is_in(own.implode())
+    count = int(frame.select(dropped.sum()).item())
+    return frame.filter(~dropped).drop("_report"), count
+
+
 # The tokens one step takes, stated once in a run's header (`Tokens / optimizer step :
 # 32,768`): a step's time is them over the tokens per second where none is printed.
 _TOKENS_PER_STEP = (
@@ -768,14 +784,30 @@ def parse(text: TrainerText, ctx: Context) -> Parsed:
     )
     since_last = line.str.extract(_SINCE_LAST, 1).cast(pl.Float64, strict=False)
     frame = pl.concat(
-        [steps.select("line", "ts", "iteration", _since_last=since_last), numbers],
+        [
+            steps.select(
+                "line",
+                "ts",
+                "iteration",
+                _since_last=since_last,
+                _report=line.str.contains(_REPORT),
+            ),
+            numbers,
+        ],
         how="horizontal",
     ).filter(pl.any_horizontal(pl.col(c).is_not_null() for c in _COLUMNS))
+    frame, reports = _without_evaluation_reports(frame)
     header_tokens = _header_batch_tokens(lines)
     if header_tokens is not None:
         frame = frame.with_columns(_batch_tokens=pl.col("_batch_tokens").fill_null(header_tokens))
     frame, notes = _per_step(_from_clock(frame), where)
     notes = [*short_notes, *notes]
+    if reports:
+        notes.append(
+            f"{where}: {reports} evaluation reports (a train and a validation loss measured "
+            "on held-out batches) name a step that its own progress line also prints; the "
+            "progress line's numbers are used"
+        )
     if header_tokens is not None:
         notes.append(
             f"{where}: the header says a step takes {header_tokens:,.0f} tokens; where no "
