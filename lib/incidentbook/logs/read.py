@@ -446,8 +446,9 @@ def _parse_group(
         report.recognised += kept
     elif recognise is not None:
         # Lines a reader could not lay out, kept when a signature knows them as an unknown
-        # file's are: a sacct row with no header above it, and a piece of a report with
-        # no GPU in it (`HW Slowdown : Active` pasted alone), which gives no facts.
+        # file's are: a sacct row with no header above it, a line of a job completion log
+        # that is no record, and a piece of a report with no GPU in it (`HW Slowdown :
+        # Active` pasted alone), which gives no facts.
         pieces = [i for i in range(len(files)) if i not in with_facts] if fmt.facts else []
         only = pl.col("status").is_in([NO_HEADER, NOT_A_RECORD]) | (
             pl.col("fid").is_in(pieces) & (pl.col("status") == SKIP)

@@ -1,7 +1,8 @@
 """Slurm: the daemons' logs (slurmctld.log, slurmd.log, slurmstepd lines in them), the
 messages Slurm's commands print into a job's output (`srun: error: ...`, which carry no
 time), and job accounting, `sacct --parsable2` (the header decides the columns; hostlist
-expressions are expanded, so a line about four nodes is a row for each)."""
+expressions are expanded, so a line about four nodes is a row for each) and the job
+completion log of jobcomp/filetxt, whose records are read in sacct's rows' words."""
 
 from __future__ import annotations
 

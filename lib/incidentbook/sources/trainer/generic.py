@@ -26,7 +26,9 @@ a space and a name ends a field (`loss 6.68 lr 3e-4`); a logger's prefix before 
 (`num_updates`, `global_step`, `current_steps`) where it prints one, else the first
 `step`, `iter`, `batch` or bracketed `[i/n]` number, or the number a line starts with
 before a `|`, made one count across epochs
-where it starts again each epoch; an evaluation's lines are not steps. Per-device
+where it starts again each epoch; an evaluation's lines are not steps, and its report of a
+step (a validation loss beside a train loss over held-out batches) gives way to that step's
+own line. Per-device
 throughput is kept apart from the job's (sources.trainer.timeline multiplies it by the
 GPUs); a step time comes in seconds, from milliseconds where the unit or the name says
 so, from a rate of steps per second, or, where the lines' own times show the printed
