@@ -126,17 +126,23 @@ def wait_for(check, what: str, timeout: float = 15):
     pytest.fail(f"timed out waiting for {what}")
 
 
+# The notebook on show. JupyterLab can hold another notebook open in a hidden tab (one
+# restored from the workspace a page before): a locator of `.jp-Notebook` alone may find
+# that one's cells first.
+NOTEBOOK = ".jp-NotebookPanel:visible .jp-Notebook"
+
+
 def run_all_cells(page) -> None:
     """Run > Run All Cells, as a person would; again if the first click came too early.
 
     Lumino greys out Run All Cells until the notebook is the current widget and its kernel
     is connected, and a click on a greyed item does nothing.
     """
-    page.locator(".jp-Notebook .jp-Cell").first.wait_for()
+    page.locator(f"{NOTEBOOK} .jp-Cell").first.wait_for()
     page.locator(".jp-Notebook-ExecutionIndicator[data-status='idle']").wait_for()
-    prompt = page.locator(".jp-Notebook .jp-InputPrompt").first
+    prompt = page.locator(f"{NOTEBOOK} .jp-InputPrompt").first
     for _ in range(3):
-        page.locator(".jp-Notebook .jp-Cell").first.click()
+        page.locator(f"{NOTEBOOK} .jp-Cell").first.click()
         page.get_by_role("menuitem", name="Run", exact=True).click()
         page.locator(".lm-Menu-item[data-command='runmenu:run-all']:not(.lm-mod-disabled)").click()
         try:

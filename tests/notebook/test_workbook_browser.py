@@ -12,7 +12,7 @@ from pathlib import Path
 from urllib.parse import unquote, urlparse
 
 import pytest
-from lab_server import browser_page, jupyter_lab, run_all_cells
+from lab_server import NOTEBOOK, browser_page, jupyter_lab, run_all_cells
 
 from conftest import REPO
 
@@ -57,8 +57,11 @@ def page():  # a page per incident, and `reset` below: only that incident's note
 
 def _run(lab, page, name: str):
     page.goto(lab["url"].format(name))
+    # this incident's notebook on show, not one restored in a hidden tab
+    current = page.locator(".lm-DockPanel-tabBar .lm-TabBar-tab.lm-mod-current")
+    current.filter(has_text=f"{name}.ipynb").wait_for()
     run_all_cells(page)
-    last = page.locator(".jp-Notebook .jp-CodeCell").last
+    last = page.locator(f"{NOTEBOOK} .jp-CodeCell").last
     try:  # the last cell (notes on the data) has its output once every cell above ran
         last.locator(".jp-OutputArea-output").wait_for(timeout=180_000)
         page.locator(".jp-Notebook-ExecutionIndicator[data-status='idle']").wait_for()
@@ -66,7 +69,7 @@ def _run(lab, page, name: str):
         ARTIFACTS.mkdir(parents=True, exist_ok=True)
         page.screenshot(path=str(ARTIFACTS / f"workbook-{name}-failure.png"), full_page=True)
         raise
-    return page.locator(".jp-Notebook .jp-CodeCell")
+    return page.locator(f"{NOTEBOOK} .jp-CodeCell")
 
 
 def _cell(cells, call: str):
