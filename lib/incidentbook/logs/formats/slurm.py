@@ -122,44 +122,62 @@ def _sacct(lf: pl.LazyFrame, ctx: Context) -> pl.LazyFrame:
             chain = pl.when(cond).then(value) if chain is None else chain.when(cond).then(value)
         columns[name] = chain.otherwise(None) if chain is not None else pl.lit(None, pl.String)
     frame = frame.with_columns(**{f"_{k}": v for k, v in columns.items()})
-    unknown = ["", "unknown", "none", "n/a"]
+    # (a row with no header above it says what it says: the columns are not known)
+    return _job_rows(
+        frame,
+        ctx,
+        "slurm-sacct",
+        laid_out=pl.col("_header").is_not_null(),
+        unread=[(pl.col("_is_header"), SKIP), (pl.col("_header").is_null(), NO_HEADER)],
+    ).lazy()
 
-    def when_known(col: str) -> pl.Expr:
+
+_UNKNOWN = ["", "unknown", "none", "n/a"]
+
+
+def _job_rows(
+    frame: pl.DataFrame,
+    ctx: Context,
+    source: str,
+    *,
+    laid_out: pl.Expr,
+    unread: list[tuple[pl.Expr, str]],
+) -> pl.DataFrame:
+    """sacct's rows and the job completion log's records from their columns (`_jobid`,
+    `_jobname`, `_state`, `_exitcode`, `_nodelist`, `_start`, `_end`): dated by the job's
+    end (else its start), a row per node, at the level its state gives, worded `job N
+    (name) STATE exit X on NODES` so that the same signatures know both. Lines not
+    `laid_out` keep their own text; `unread` are the reasons, in order, before the time's."""
+
+    def known(col: str) -> pl.Expr:
         c = pl.col(col)
-        return pl.when(c.str.to_lowercase().is_in(unknown)).then(None).otherwise(c)
+        return pl.when(c.str.to_lowercase().is_in(_UNKNOWN)).then(None).otherwise(c)
 
-    stamp = pl.coalesce(when_known("_end"), when_known("_start"))
+    stamp = pl.coalesce(known("_end"), known("_start"))
     state = pl.col("_state").str.extract(r"^([A-Z_]+)", 1)
-    hosts = expand_hostlist(frame.get_column("_nodelist").fill_null(""))
+    words = ("_jobid", "_jobname", "_state", "_exitcode", "_nodelist")
     frame = frame.with_columns(
         ts=local_time(stamp, "%Y-%m-%dT%H:%M:%S", ctx),
-        host=hosts,
+        host=expand_hostlist(frame.get_column("_nodelist").fill_null("")),
         severity=state.replace_strict(SACCT_STATE_SEVERITY, default=None, return_dtype=pl.String),
-        source=pl.lit("slurm-sacct"),
-        # (a row with no header above it says what it says: the columns are not known)
-        message=pl.when(pl.col("_header").is_null())
-        .then(pl.col("raw"))
-        .otherwise(
-            pl.format(
-                "job {} ({}) {} exit {} on {}",
-                *[pl.col(c).fill_null("?") for c in ("_jobid", "_jobname", "_state", "_exitcode")],
-                pl.col("_nodelist").fill_null("?"),
-            )
-        ),
+        source=pl.lit(source),
+        message=pl.when(laid_out)
+        .then(pl.format("job {} ({}) {} exit {} on {}", *[pl.col(c).fill_null("?") for c in words]))
+        .otherwise(pl.col("raw")),
         _stamp=stamp,
     )
+    (cond, reason), *more = unread
+    status = pl.when(cond).then(pl.lit(reason))
+    for cond, reason in more:
+        status = status.when(cond).then(pl.lit(reason))
     frame = frame.with_columns(
-        status=pl.when(pl.col("_is_header"))
-        .then(pl.lit(SKIP))
-        .when(pl.col("_header").is_null())
-        .then(pl.lit(NO_HEADER))
-        .when(pl.col("_stamp").is_null())
+        status=status.when(pl.col("_stamp").is_null())
         .then(pl.lit(NO_TIMESTAMP))
         .when(pl.col("ts").is_null())
         .then(pl.lit(BAD_TIMESTAMP))
         .otherwise(None)
     )
-    return frame.drop([c for c in frame.columns if c.startswith("_") and c != "_boot"]).lazy()
+    return frame.drop([c for c in frame.columns if c.startswith("_") and c != "_boot"])
 
 
 SLURM_SACCT = LogFormat(
@@ -185,45 +203,22 @@ def _jobcomp(lf: pl.LazyFrame, ctx: Context) -> pl.LazyFrame:
     def field(name: str) -> pl.Expr:
         return raw.str.extract(rf"(?:^| ){name}=(\S*)", 1)
 
+    def dated(name: str) -> pl.Expr:
+        return pl.when(field(name).str.contains(r"^\d{4}-")).then(field(name))
+
     record = raw.str.contains(_JOBCOMP)
-    stamp = pl.coalesce(
-        pl.when(field("EndTime").str.contains(r"^\d{4}-")).then(field("EndTime")),
-        pl.when(field("StartTime").str.contains(r"^\d{4}-")).then(field("StartTime")),
-    )
-    state = field("JobState").str.extract(r"^([A-Z_]+)", 1)
     frame = frame.with_columns(
-        _stamp=stamp, _state=state, _nodes=field("NodeList").fill_null("")
-    ).with_columns(
-        ts=local_time(pl.col("_stamp"), "%Y-%m-%dT%H:%M:%S", ctx),
-        severity=pl.col("_state").replace_strict(
-            SACCT_STATE_SEVERITY, default=None, return_dtype=pl.String
-        ),
-        source=pl.lit("slurm-jobcomp"),
-        # the words sacct's rows are read in, so that the same signatures know both
-        message=pl.when(record)
-        .then(
-            pl.format(
-                "job {} ({}) {} exit {} on {}",
-                *[
-                    e.fill_null("?")
-                    for e in (field("JobId"), field("Name"), pl.col("_state"), field("ExitCode"))
-                ],
-                pl.col("_nodes"),
-            )
-        )
-        .otherwise(raw),
+        _jobid=field("JobId"),
+        _jobname=field("Name"),
+        _state=field("JobState").str.extract(r"^([A-Z_]+)", 1),
+        _exitcode=field("ExitCode"),
+        _nodelist=field("NodeList").fill_null(""),
+        _start=dated("StartTime"),
+        _end=dated("EndTime"),
     )
-    frame = frame.with_columns(
-        host=expand_hostlist(frame.get_column("_nodes")),
-        status=pl.when(~record)
-        .then(pl.lit(NOT_A_RECORD))
-        .when(pl.col("_stamp").is_null())
-        .then(pl.lit(NO_TIMESTAMP))
-        .when(pl.col("ts").is_null())
-        .then(pl.lit(BAD_TIMESTAMP))
-        .otherwise(None),
-    )
-    return frame.drop("_stamp", "_state", "_nodes").lazy()
+    return _job_rows(
+        frame, ctx, "slurm-jobcomp", laid_out=record, unread=[(~record, NOT_A_RECORD)]
+    ).lazy()
 
 
 SLURM_JOBCOMP = LogFormat(
