@@ -464,6 +464,14 @@ def to_float(raw: pl.Expr) -> pl.Expr:
     return raw.str.strip_suffix(",").str.replace_all(",", "").cast(pl.Float64, strict=False)
 
 
+def clock_seconds(clock: pl.Expr) -> pl.Expr:
+    """A clock's reading, `h:mm:ss`, `m:ss` or `ss` (fractions allowed), in seconds."""
+    parts = clock.str.split(":").list.eval(pl.element().cast(pl.Float64, strict=False))
+    return parts.list.eval(
+        pl.element() * pl.lit(60.0).pow(pl.len() - 1 - pl.int_range(pl.len()))
+    ).list.sum()
+
+
 _SUFFIX = {"K": 1e3, "M": 1e6, "G": 1e9, "B": 1e9, "T": 1e12, "P": 1e15, "E": 1e18}
 
 

@@ -53,6 +53,7 @@ from incidentbook.sources.trainer.base import (
     Parsed,
     TrainerFormat,
     TrainerText,
+    clock_seconds,
     records,
 )
 
@@ -499,7 +500,6 @@ def _fields(parts: pl.DataFrame) -> pl.DataFrame:
         .str.replace_all(r"[^a-z0-9]", "")
     )
     unit = pl.col("unit").fill_null("")
-    clock = pl.col("clock").str.split(":").list.eval(pl.element().cast(pl.Float64, strict=False))
     # a count written short (`4.71K`, `85.8G`, `480B` tokens: billions)
     scale = unit.replace_strict(_SCALES, default=1.0, return_dtype=pl.Float64) * pl.col(
         "rate_scale"
@@ -507,9 +507,7 @@ def _fields(parts: pl.DataFrame) -> pl.DataFrame:
     plain = pl.col("number").str.replace_all(",", "").cast(pl.Float64, strict=False) * scale
     # h:mm:ss or mm:ss, in seconds: read only as a clock (a `time: 1:52:18` on a step line
     # is more often the run's total than the step's)
-    seconds = clock.list.eval(
-        pl.element() * pl.lit(60.0).pow(pl.len() - 1 - pl.int_range(pl.len()))
-    ).list.sum()
+    seconds = clock_seconds(pl.col("clock"))
     number = pl.when(pl.col("how") == "clock").then(seconds).otherwise(plain)
     by_unit = pl.coalesce(
         pl.when(unit.str.contains(f"(?i){pattern}")).then(pl.lit(f"{column} {how}"))

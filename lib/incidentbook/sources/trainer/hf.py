@@ -33,6 +33,7 @@ from incidentbook.sources.trainer.base import (
     TrainerFormat,
     TrainerText,
     after,
+    clock_seconds,
     records,
     to_float,
     unreadable,
@@ -199,10 +200,7 @@ def _bar_steps(text: TrainerText, frame: pl.DataFrame) -> pl.DataFrame | None:
     if bars.height == 0 or frame.height == 0:
         return None
     total = bars.get_column("total").mode().sort().first()
-    clock = pl.col("elapsed").str.split(":").list.eval(pl.element().cast(pl.Float64))
-    seconds = clock.list.eval(
-        pl.element() * pl.lit(60.0).pow(pl.len() - 1 - pl.int_range(pl.len()))
-    ).list.sum()
+    seconds = clock_seconds(pl.col("elapsed"))
     rate = pl.col("rate").cast(pl.Float64)
     bars = (
         bars.filter(pl.col("total") == total)

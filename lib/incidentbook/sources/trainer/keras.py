@@ -28,6 +28,7 @@ from incidentbook.sources.trainer.base import (
     Parsed,
     TrainerFormat,
     TrainerText,
+    clock_seconds,
     key_values,
     records,
     to_float,
@@ -66,10 +67,7 @@ def _per(text: pl.Expr, what: str) -> pl.Expr:
 
 def _clock(eta: pl.Expr) -> pl.Expr:
     """Keras's time left: `59s`, `1:12` (m:ss) or `1:02:03` (h:mm:ss), in seconds."""
-    parts = eta.str.strip_suffix("s").str.split(":").list.eval(pl.element().cast(pl.Float64))
-    return parts.list.eval(
-        pl.element() * pl.lit(60.0).pow(pl.len() - 1 - pl.int_range(pl.len()))
-    ).list.sum()
+    return clock_seconds(eta.str.strip_suffix("s"))
 
 
 def _training(steps: pl.DataFrame) -> pl.DataFrame:
