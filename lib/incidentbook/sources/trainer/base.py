@@ -464,6 +464,16 @@ def to_float(raw: pl.Expr) -> pl.Expr:
     return raw.str.strip_suffix(",").str.replace_all(",", "").cast(pl.Float64, strict=False)
 
 
+# A tqdm bar as trainers draw it, `  2%|▏  | 10/573 [14:31<12:43:55, 81.41s/it, loss=1.2]`:
+# its count and total, the time elapsed, its rate (a bar may be drawn without one, as NeMo's
+# Lightning bar is: `[00:25<08:04, v_num=...`) and its postfix.
+TQDM_BAR = (
+    r"\d+%\|[^|]*\|\s*(?P<count>\d+)/(?P<total>\d+|\?)\s*"
+    r"\[(?P<elapsed>[\d:]+)<[\d:?]+(?:,\s*(?P<rate>[\d.]+)\s*(?P<unit>s/it|it/s))?"
+    r"(?:,\s*(?P<postfix>[^\]]*))?\]"
+)
+
+
 def clock_seconds(clock: pl.Expr) -> pl.Expr:
     """A clock's reading, `h:mm:ss`, `m:ss` or `ss` (fractions allowed), in seconds."""
     parts = clock.str.split(":").list.eval(pl.element().cast(pl.Float64, strict=False))

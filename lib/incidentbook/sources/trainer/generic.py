@@ -49,6 +49,7 @@ import math
 import polars as pl
 
 from incidentbook.sources.trainer.base import (
+    TQDM_BAR,
     Context,
     Parsed,
     TrainerFormat,
@@ -68,12 +69,7 @@ _EPOCH_STEP = r"^\s*\d+\|(\d+)\|"
 # A tqdm bar after a trainer's own words (`1|2|Loss: 1.25:  0%|  | 2/1367 [05:03<49:53:19,
 # 131.58s/it, loss=1.2]`): its rate and postfix are made fields. Its count is not a step
 # (a bar counts an evaluation or a download as well): the trainer's words must say one.
-_TQDM = (
-    r"^(?P<desc>.*?):?\s*\d+%\|[^|]*\|\s*(?P<count>\d+)/(?P<total>\d+|\?)\s*"
-    # (a bar drawn without its rate, as NeMo's Lightning bar is: `[00:25<08:04, v_num=...`)
-    r"\[[\d:]+<[\d:?]+(?:,\s*(?P<rate>[\d.]+)\s*(?P<unit>s/it|it/s))?"
-    r"(?:,\s*(?P<postfix>[^\]]*))?\]"
-)
+_TQDM = rf"^(?P<desc>.*?):?\s*{TQDM_BAR}"
 # ...unless the bar is an epoch's own (Lightning's `Epoch 3:  11%|█ | 2/18 [...]`): then it
 # counts the epoch's training batches, a step counter that starts again each epoch.
 _EPOCH_BAR_BODY = r"Epoch \d+:?\s*\d+%\|"

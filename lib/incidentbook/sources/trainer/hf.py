@@ -27,6 +27,7 @@ from pathlib import Path
 import polars as pl
 
 from incidentbook.sources.trainer.base import (
+    TQDM_BAR,
     Context,
     Fact,
     Parsed,
@@ -180,12 +181,9 @@ def parse_stdout(text: TrainerText, ctx: Context) -> Parsed:
     return Parsed(records(frame), facts, starts, notes)
 
 
-# The Trainer's own progress bar, `  2%|▏  | 10/573 [14:31<12:43:55, 81.41s/it]`: its count
-# is the global step, its rate the (smoothed) time per step, its elapsed time the run's.
-_BAR = (
-    r"\d+%\|[^|]*\|\s*(?P<count>\d+)/(?P<total>\d+)\s*\[(?P<elapsed>[\d:]+)<[\d:?]+,\s*"
-    r"(?P<rate>[\d.]+)\s*(?P<unit>s/it|it/s)"
-)
+# The Trainer's own progress bar (base.TQDM_BAR), `  2%|▏  | 10/573 [14:31<12:43:55,
+# 81.41s/it]`: its count is the global step, its rate the (smoothed) time per step, its
+# elapsed time the run's.
 
 
 def _bar_steps(text: TrainerText, frame: pl.DataFrame) -> pl.DataFrame | None:
@@ -193,9 +191,9 @@ def _bar_steps(text: TrainerText, frame: pl.DataFrame) -> pl.DataFrame | None:
     before each, where every dict has one and the steps go up; else None. The training
     bar is the one drawn most often (an evaluation's bar counts its own batches)."""
     bars = (
-        text.lines.select("line", g=pl.col("text").str.extract_groups(_BAR))
+        text.lines.select("line", g=pl.col("text").str.extract_groups(TQDM_BAR))
         .unnest("g")
-        .filter(pl.col("count").is_not_null())
+        .filter(pl.col("rate").is_not_null() & (pl.col("total") != "?"))
     )
     if bars.height == 0 or frame.height == 0:
         return None
