@@ -224,11 +224,7 @@ def _place(rows: pl.DataFrame, anchors: pl.DataFrame, start: datetime | None) ->
     # A line comes before the timestamped line after it: counting forward never goes past
     # it (an anchor printed just before each step, Ray's workers' lines between verl's
     # steps, would otherwise put a long step after the short one that follows it).
-    forward = (
-        pl.when(pl.col("n_ts").is_not_null() & (pl.col("n_ts") < forward))
-        .then(pl.col("n_ts"))
-        .otherwise(forward)
-    )
+    forward = pl.min_horizontal(forward, "n_ts")  # (a null next line bounds nothing)
     placed = pl.when(pl.col("a_ts").is_not_null()).then(forward).otherwise(backward)
     # Placed with no elapsed time, a line's time is known to within the two timestamped
     # lines around it: _derive reads a step time from such lines only where that is small.
