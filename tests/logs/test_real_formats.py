@@ -12,7 +12,7 @@ import polars as pl
 import pytest
 
 from incidentbook.logs.analysis import line_severity
-from incidentbook.logs.read import read_log_file, read_logs
+from incidentbook.logs.read import NOT_A_RECORD, read_log_file, read_logs
 from incidentbook.logs.signatures import load_catalog, match, recogniser
 from incidentbook.window import TimeWindow
 
@@ -1087,3 +1087,17 @@ def test_the_twelfth_excerpt_sets_amdgpu_reset_is_known_line_by_line(tmp_path):
     for line in (2, 4, 6, 7, 8, 11, 22, 23):
         assert levels[line] == ("amdgpu-fault", "error"), line
     assert levels[9] == ("amdgpu-fault", "warning")
+
+
+def test_a_line_of_a_job_completion_log_that_is_no_record_is_counted_with_its_reason(tmp_path):
+    """A job completion log with a line that is no record (a note pasted in, a record cut
+    short): the records are read, the other line is counted with its reason and an
+    example, none dropped unsaid."""
+    lines = (EXCERPTS / "slurm_jobcomp_timeouts_cancels.log").read_text().splitlines()
+    path = tmp_path / "slurm_jobcomp.log"
+    path.write_text("\n".join([*lines[:6], "-- log rotated here --", *lines[6:]]) + "\n")
+    frame, report = read(path)
+    assert report.files == {path.name: "slurm-jobcomp"}
+    assert frame.height == 24
+    assert report.unreadable == {NOT_A_RECORD: 1}
+    assert report.examples[NOT_A_RECORD] == "slurm_jobcomp.log:7"  # where to look
