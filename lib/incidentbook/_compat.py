@@ -126,7 +126,23 @@ class _DeferredIRI(importlib.abc.MetaPathFinder, importlib.abc.Loader):
         module.__getattr__ = __getattr__
 
 
+class _Package(ModuleType):
+    """The incidentbook package. Importing a submodule sets the package's attribute of its
+    name to it, an old path's alias included: `import incidentbook.draft` would replace the
+    package's function `draft` with the module. Where the package exports a name of its own
+    (`draft`, `publish`), the old path's module does not take it."""
+
+    def __setattr__(self, name: str, value: object) -> None:
+        own = name in self.__dict__.get("__all__", ())
+        if isinstance(value, ModuleType) and name in MOVED and own:
+            return
+        super().__setattr__(name, value)
+
+
 def install() -> None:
+    package = sys.modules.get("incidentbook")
+    if package is not None and type(package) is ModuleType:
+        package.__class__ = _Package
     if not any(isinstance(f, _Alias) for f in sys.meta_path):
         sys.meta_path.append(_Alias())
     if _DeferredIRI.NAME not in sys.modules and not any(
