@@ -281,7 +281,7 @@ def test_a_host_episodes_gpu_is_the_same_every_run_when_its_gpus_tie():
     """An episode names the GPU that was worst most often over its samples; when two GPUs
     were worst equally often, the first by name, every run (the mode's order is not
     fixed: the Imbue workbook named GPU 0, 2 or 5 of the same host from run to run)."""
-    from incidentbook.metrics.episodes import _runs
+    from incidentbook.metrics.episodes import _episodes, _run_frame
 
     start = datetime(2024, 5, 20, 14, 0, tzinfo=UTC)
     step = timedelta(minutes=1)
@@ -302,7 +302,64 @@ def test_a_host_episodes_gpu_is_the_same_every_run_when_its_gpus_tie():
         schema_overrides={"gpu": pl.String},
     )
     named = {
-        _runs(flagged.sample(fraction=1.0, shuffle=True, seed=seed), step, "host")[0].gpus
+        _episodes(_run_frame(flagged.sample(fraction=1.0, shuffle=True, seed=seed), step), "host")[
+            0
+        ].gpus
         for seed in range(30)
     }
     assert named == {("h100-r09-n16/0",)}
+
+
+# --- departures that last (metrics.lasting) ------------------------------------------------
+
+
+def test_a_small_departure_that_lasts_is_an_episode_from_its_onset():
+    # Host 5 sits 2.5 noise spreads above its peers from sample 200 on: no sample of it is
+    # unlikely enough alone (the cut-off is 3.5), but three hours of them are. A GPU 3%
+    # slower than its peers looks like this in its tensor activity, and costs the job 1-2%.
+    def warmer(v):
+        v[5, 200:] += 1.5
+
+    frame = fleet("gpu_temp", 60, 0.6, edit=warmer)
+    eps = host_episodes(frame, {"gpu_temp": signal("gpu_temp", bad="up")}, BASELINE)
+    assert [(e.hosts, e.direction) for e in eps] == [(("h05",), "up")]
+    # Its windows trail the change; the start is located back where it began.
+    assert abs((eps[0].start - at(200)).total_seconds()) <= 2 * STEP
+    assert eps[0].value == pytest.approx(61.5, abs=0.3)
+
+
+def test_bursts_that_leave_most_samples_alone_are_not_a_lasting_departure():
+    # Three samples in every twelve far above the peers (an idle disk's writes): each burst
+    # is too short to be an episode, and though they lift the window means for an hour,
+    # most samples of every window sit where they always did.
+    def bursts(v):
+        for first in range(200, 320, 12):
+            v[5, first : first + 3] += 6
+
+    frame = fleet("gpu_temp", 60, 0.6, edit=bursts)
+    assert host_episodes(frame, {"gpu_temp": signal("gpu_temp", bad="up")}, BASELINE) == []
+
+
+def test_a_lasting_departure_below_the_least_effect_is_not_an_episode():
+    # 0.4 degrees on 60 (0.7%) for three hours is plain against noise of 0.1, and below the
+    # least change worth a finding (1% of the usual level, the job's own floor).
+    def warmer(v):
+        v[5, 200:] += 0.4
+
+    frame = fleet("gpu_temp", 60, 0.1, edit=warmer)
+    assert host_episodes(frame, {"gpu_temp": signal("gpu_temp", bad="up")}, BASELINE) == []
+
+
+def test_a_host_that_departs_again_and_again_keeps_one_episode_each_time():
+    # Three bouts of heat six samples apart: the windows join them into one lasting run,
+    # which only dates the first bout; each bout stays an episode of its own (a verdict
+    # counts how many of the symptom's episodes a cause's episodes line up with).
+    def bouts(v):
+        for first in (200, 246, 292):
+            v[5, first : first + 40] += 12
+
+    frame = fleet("gpu_temp", 60, 0.6, edit=bouts)
+    eps = host_episodes(frame, {"gpu_temp": signal("gpu_temp", bad="up")}, BASELINE)
+    assert [e.hosts for e in eps] == [("h05",)] * 3
+    for e, first in zip(eps, (200, 246, 292), strict=True):
+        assert abs((e.start - at(first)).total_seconds()) <= 2 * STEP

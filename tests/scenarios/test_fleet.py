@@ -155,3 +155,26 @@ def test_the_trainers_own_log_is_not_counted_as_a_host(tmp_path, monkeypatch):
     inv = investigate(folder)
     assert inv.verdict.cause == "ib_link_rate", inv.verdict.summary
     assert "on gpu-r01-n01 (1 of 32 hosts)" in inv.verdict.summary
+
+
+@pytest.mark.parametrize("seed", [0, 1])
+def test_a_gpu_three_percent_slow_is_named_though_the_job_loses_under_two(
+    tmp_path, monkeypatch, seed
+):
+    # The scenario's GPU is 7% slow; at 3% the job loses 1.2-1.6%, and the slow GPU's
+    # tensor activity stands about three peer spreads above the others': no sample of it
+    # alone passes the cut-off, its lasting departure does (metrics.lasting).
+    import incidentbook.scenarios.slow_gpu as slow_gpu
+
+    def three_percent(*args, **kwargs):
+        return SlowGPU(*args, **{**kwargs, "slowness": 0.97})
+
+    monkeypatch.setattr(slow_gpu, "SlowGPU", three_percent)
+    folder = synthesize("slow-gpu", tmp_path / "slow-gpu", seed=seed)
+    truth = json.loads((folder / "truth.json").read_text())
+    assert truth["planted"][0]["slowness"] == 0.97
+    assert 0.01 < truth["throughput_loss"] < 0.02
+    inv = investigate(folder)
+    s = score(truth, inv.verdict, inv.findings, inv.spec.primary_signal)
+    assert s.cause_ok and s.gpu_ok, inv.verdict.summary
+    assert abs(s.onset_error_min) <= 5, s.onset_error_min

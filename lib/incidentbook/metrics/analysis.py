@@ -46,6 +46,7 @@ from incidentbook.metrics.diagnosis import (
 )
 from incidentbook.metrics.episodes import Episode, Found, find, host_means
 from incidentbook.metrics.frames import cluster_series
+from incidentbook.metrics.lasting import Sustained
 from incidentbook.metrics.shifts import segment
 from incidentbook.metrics.signals import Signal
 from incidentbook.metrics.training import training_findings
@@ -664,7 +665,8 @@ def analyze(
         cluster.group_by("signal").agg(step=pl.col("ts").diff().median()).get_column("step").max()
     )
     tolerance = config.tolerance or max(timedelta(minutes=1), (step or timedelta(0)) * 2)
-    found = find(metrics.frame, signals, primary, findings, baseline, config.threshold)
+    sustained = Sustained(config.sustain, config.sustain_samples, config.min_effect)
+    found = find(metrics.frame, signals, primary, findings, baseline, config.threshold, sustained)
     # The cluster's hosts, as the exporters name them: the trainer's gauges come from one
     # rank, under its host or, read from its log, under the log's own name ("trainer").
     trainer = [n for n, s in signals.items() if s.from_trainer]

@@ -12,6 +12,8 @@ compared, at every sample, with its peers at the same time and with its own base
   a little different (a cooler rack) is not flagged for being itself.
 * Both must exceed the modified-z cut-off, persistently (most samples of a run of a few
   minutes), for an episode; its onset is the first sample of that run.
+* The same two tests on each host's trailing window means find departures too small for
+  any sample to pass alone that last (a GPU a few percent slow: metrics.lasting).
 
 Counters of discrete events (link downs, OOM kills, uncorrectable ECC errors) are judged
 by their counts instead: a burst on one host is an episode when it holds at least the
@@ -33,6 +35,7 @@ import polars as pl
 from scipy import stats
 
 from incidentbook.metrics.departures import MODIFIED_Z
+from incidentbook.metrics.lasting import SUSTAINED, Sustained, lasting_flags, located, merged
 from incidentbook.metrics.signals import Signal
 from incidentbook.record.model import Finding
 from incidentbook.text import format_value, lower_label
@@ -88,8 +91,10 @@ def host_episodes(
     signals: dict[str, Signal],
     baseline: TimeWindow,
     threshold: float = MODIFIED_Z,
+    sustained: Sustained = SUSTAINED,
 ) -> list[Episode]:
-    """Episodes of single hosts (or GPUs) departing from their peers and their own past."""
+    """Episodes of single hosts (or GPUs) departing from their peers and their own past,
+    sample by sample or for as long as a few windows (metrics.lasting)."""
     if frame.height == 0:
         return []
     codes_named = [s.name for s in signals.values() if s.nature == "code"]
@@ -99,7 +104,7 @@ def host_episodes(
     events = [s for s in signals.values() if s.nature == "events"]
     codes = [s for s in signals.values() if s.nature == "code"]
     if levels:
-        out += _level_episodes(frame, levels, baseline, threshold, step)
+        out += _level_episodes(frame, levels, baseline, threshold, step, sustained)
     if events:
         out += _event_episodes(frame, events, baseline, step)
     if codes:
@@ -194,6 +199,7 @@ def _level_episodes(
     baseline: TimeWindow,
     k: float,
     step: timedelta,
+    sustained: Sustained,
 ) -> list[Episode]:
     meta = pl.DataFrame(
         {
@@ -242,13 +248,17 @@ def _level_episodes(
     moved = pl.col("dev") - pl.col("base_dev")
     z_peer = pl.col("dev") / pl.col("peer_scale")
     z_own = moved / own_scale
+
     # Measured against the host's usual level, not the peers' level of the moment: 15 MHz
     # between idle clocks during a stall is not 2% of anything that matters.
-    floor = (
-        pl.when(pl.col("floor_abs") >= 0)
-        .then("floor_abs")
-        .otherwise(pl.col("base").abs() * HOST_FLOOR)
-    )
+    def floor_of(share: float) -> pl.Expr:
+        return (
+            pl.when(pl.col("floor_abs") >= 0)
+            .then("floor_abs")
+            .otherwise(pl.col("base").abs() * share)
+        )
+
+    floor = floor_of(HOST_FLOOR)
     up = (z_peer > k) & (z_own > k) & (pl.col("dev") >= floor) & (moved >= floor)
     down = (z_peer < -k) & (z_own < -k) & (-pl.col("dev") >= floor) & (-moved >= floor)
     flagged = (
@@ -262,18 +272,25 @@ def _level_episodes(
         .filter(pl.col("direction").is_not_null())
         .select("signal", "node", "gpu", "ts", "value", "peer", "z", "direction", "worst", "units")
     )
-    return _runs(flagged, step, "host")
+    window = sustained.window_samples(step)
+    lasting = _run_frame(
+        lasting_flags(f, _unit_key(), in_base, k, own_scale, floor_of(sustained.least), window),
+        step,
+    ).filter(pl.col("span") >= 2 * window)
+    if lasting.height:
+        moves = f.select(*_unit_key(), "ts", moved=moved)
+        lasting = located(lasting, moves, _unit_key(), step)
+    return _episodes(merged(_run_frame(flagged, step), lasting.drop("shift")), "host")
 
 
-def _runs(flagged: pl.DataFrame, step: timedelta, kind: str) -> list[Episode]:
-    """Flagged samples into episodes: runs with gaps of at most three samples, kept when
-    they last a few minutes and most of their samples are flagged."""
-    if flagged.height == 0:
-        return []
+def _run_frame(flagged: pl.DataFrame, step: timedelta) -> pl.DataFrame:
+    """Flagged samples into runs with gaps of at most three samples, kept when they last
+    a few minutes and most of their samples are flagged (with `move`, each run's typical
+    move from its unit's own past, `shift`)."""
     gap = step * 3
     least = max(3, math.ceil(timedelta(minutes=2) / step))
     keys = ["signal", "node", "gpu", "direction"]
-    runs = (
+    return (
         flagged.sort([*keys, "ts"], nulls_last=True)
         .with_columns(
             new=((pl.col("ts").diff() > gap).fill_null(True)).over(keys),
@@ -289,10 +306,17 @@ def _runs(flagged: pl.DataFrame, step: timedelta, kind: str) -> list[Episode]:
             z=pl.col("z").abs().max(),
             worst=pl.col("worst").drop_nulls().mode().sort().first(),  # ties: first by name
             units=pl.col("units").first(),
+            **({"shift": pl.col("move").abs().median()} if "move" in flagged.columns else {}),
         )
         .with_columns(span=((pl.col("end") - pl.col("start")) / step).cast(pl.Float64))
         .filter((pl.col("samples") >= least) & (pl.col("samples") >= 0.5 * pl.col("span")))
     )
+
+
+def _episodes(runs: pl.DataFrame, kind: str) -> list[Episode]:
+    """Runs into episodes, but for signals on which many hosts departed at once."""
+    if runs.height == 0:
+        return []
     # A pattern on many hosts at once is the cluster's, which the cluster series shows.
     many = runs.group_by("signal").agg(
         hosts=pl.col("node").n_unique(), units=pl.col("units").first()
@@ -682,6 +706,7 @@ def find(
     findings: list[Finding],
     baseline: TimeWindow,
     threshold: float = MODIFIED_Z,
+    sustained: Sustained = SUSTAINED,
 ) -> Found:
     """Per-host episodes beside the cluster's findings; events said as events, routine
     moves left out, outlier hosts dated from when they began, stragglers named."""
@@ -691,7 +716,7 @@ def find(
     signals = {n: s for n, s in signals.items() if n not in health}
     told = [f for f in findings if f.signal in health]
     findings = [f for f in findings if f.signal not in health]
-    host_eps = host_episodes(frame, signals, baseline, threshold)
+    host_eps = host_episodes(frame, signals, baseline, threshold, sustained)
     # Counters of events and codes are judged by their counts on each host, not as levels.
     as_levels = {"spike", "drop", "level_shift", "trend", "outlier_host"}
     findings = [
