@@ -363,3 +363,20 @@ def test_a_host_that_departs_again_and_again_keeps_one_episode_each_time():
     assert [e.hosts for e in eps] == [("h05",)] * 3
     for e, first in zip(eps, (200, 246, 292), strict=True):
         assert abs((e.start - at(first)).total_seconds()) <= 2 * STEP
+
+
+def test_lasting_departures_on_many_hosts_do_not_hide_one_hosts_sharp_episode():
+    # Eight of 24 hosts in turn sit a little warm for half an hour each (a wave over the
+    # room), while host 5 heats sharply: the wave's lasting runs, on more than a quarter
+    # of the hosts, are a pattern of the cluster and are dropped on their own, without
+    # taking host 5's episode (found sample by sample) with them.
+    def wave_and_heat(v):
+        for j in range(8):
+            v[10 + j, 130 + 40 * j : 190 + 40 * j] += 2
+        v[5, 200:] += 4
+
+    frame = fleet("gpu_temp", 60, 0.6, edit=wave_and_heat)
+    eps = host_episodes(frame, {"gpu_temp": signal("gpu_temp", bad="up")}, BASELINE)
+    hot = [e for e in eps if e.hosts == ("h05",)]
+    assert len(hot) == 1 and abs((hot[0].start - at(200)).total_seconds()) <= 2 * STEP
+    assert len({e.hosts for e in eps}) <= 6  # not the wave's eight

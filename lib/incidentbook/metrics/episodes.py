@@ -277,10 +277,14 @@ def _level_episodes(
         lasting_flags(f, _unit_key(), in_base, k, own_scale, floor_of(sustained.least), window),
         step,
     ).filter(pl.col("span") >= 2 * window)
+    # Each kind of run is judged crowded on its own: lasting runs on many hosts (a slow
+    # drift that each host takes a little differently) leave the sharp runs alone.
+    lasting = _few_hosts(lasting)
     if lasting.height:
         moves = f.select(*_unit_key(), "ts", moved=moved)
         lasting = located(lasting, moves, _unit_key(), step)
-    return _episodes(merged(_run_frame(flagged, step), lasting.drop("shift")), "host")
+    sampled = _few_hosts(_run_frame(flagged, step))
+    return _episodes(merged(sampled, lasting.drop("shift")), "host")
 
 
 def _run_frame(flagged: pl.DataFrame, step: timedelta) -> pl.DataFrame:
@@ -313,20 +317,21 @@ def _run_frame(flagged: pl.DataFrame, step: timedelta) -> pl.DataFrame:
     )
 
 
-def _episodes(runs: pl.DataFrame, kind: str) -> list[Episode]:
-    """Runs into episodes, but for signals on which many hosts departed at once."""
-    if runs.height == 0:
-        return []
-    # A pattern on many hosts at once is the cluster's, which the cluster series shows.
+def _few_hosts(runs: pl.DataFrame) -> pl.DataFrame:
+    """Runs of the signals on which few hosts departed: a pattern on many hosts at once is
+    the cluster's, which the cluster series shows."""
     many = runs.group_by("signal").agg(
         hosts=pl.col("node").n_unique(), units=pl.col("units").first()
     )
     keep = many.filter(pl.col("hosts") <= pl.max_horizontal(pl.lit(1), pl.col("units") * MOST))
-    runs = runs.join(keep.select("signal"), on="signal").sort("signal", "start", "node")
-    out = []
-    for r in runs.iter_rows(named=True):
-        out.append(_on_host(r, kind, r["direction"], r["value"], reference=r["peer"], z=r["z"]))
-    return out
+    return runs.join(keep.select("signal"), on="signal")
+
+
+def _episodes(runs: pl.DataFrame, kind: str) -> list[Episode]:
+    return [
+        _on_host(r, kind, r["direction"], r["value"], reference=r["peer"], z=r["z"])
+        for r in runs.sort("signal", "start", "node").iter_rows(named=True)
+    ]
 
 
 def _on_host(row: dict, kind: str, direction: str, value: float, **more: float) -> Episode:
