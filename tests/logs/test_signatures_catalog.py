@@ -6153,3 +6153,24 @@ def test_classes_of_the_ww_blind_round() -> None:
     assert got[9:11] == [("nccl-error", "error"), ("nccl-error", "error")]
     assert got[11] == ("libfabric-warning", "error")
     assert got[12][0] == "rdma-connection-error"
+
+
+def test_classes_of_the_xx_blind_round() -> None:
+    lines = [
+        # https://github.com/jade-hpc-gpu/jade-hpc-gpu.github.io/issues/43
+        "dgj101:14560:14560 [0] misc/ibvwrap.cu:269 WARN Call to ibv_create_qp failed",
+        # https://github.com/openmm/openmm/issues/4393
+        "Jan 10 13:04:06 metrocubo03 abrt-hook-ccpp: Process 223309 (python3.10) of user 1010 "
+        "killed by SIGABRT - dumping core",
+        # https://github.com/E3SM-Project/scream/issues/2337
+        "srun: launch/slurm: _step_signal: Terminating StepId=1310827.0",
+        # https://github.com/kynema/kynema-ugf/issues/973
+        'Allocation using MemorySpace named "Cuda" failed with the following error:  Allocation '
+        "of size 1.279 G failed, likely due to insufficient memory.",
+    ]
+    assert _levels(lines) == [
+        ("nccl-error", "error"),
+        ("process-fatal-signal", "error"),
+        ("slurm-task-failed", "error"),
+        ("cuda-out-of-memory", "error"),
+    ]
