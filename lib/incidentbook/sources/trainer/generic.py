@@ -81,6 +81,10 @@ _BATCH_RANGE = r"\b\d+-(\d+)batch\b"
 # `Batch [0-20]`
 _MX_BATCH = r"\bBatch\s*\[\s*(?:\d+-)?(\d+)\s*\]"
 _EPOCH_COUNT = r"\b(?i:epoch)\s+\d+:?\s+(\d+)\s*/\s*\d+\b"
+# An epoch written with the epochs' count in brackets (DINO's MetricLogger, `Epoch: [0/100]
+# [1320/1562]  eta: ...`; `Epoch [2/10], Step [100/600]`) is the epoch, not a counter:
+# the counters are read with it written `Epoch 0`.
+_EPOCH_OF = r"(?i)\b(epoch)\s*:?\s*\[\s*(\d+)\s*/\s*\d+\s*\]"
 _OTHER = rf"\bUp\.\s*\d+|{_BRACKET}|{_LEADING}|{_BATCH_RANGE}|{_EPOCH_COUNT}|{_MX_BATCH}"
 # The step counter, in the order trusted: the optimizer's update count first (fairseq
 # prints the epoch's batch before it), then the first step, iteration or batch number.
@@ -749,12 +753,13 @@ def parse(text: TrainerText, ctx: Context) -> Parsed:
     if text.incomplete and steps.height:
         steps = steps.filter(pl.col("line") != text.lines.get_column("line").max())
     line = pl.col("text")
-    counter = pl.coalesce(line.str.extract(p, 1) for p in _COUNTERS).cast(pl.Int64, strict=False)
+    counted = line.str.replace(_EPOCH_OF, "$1 $2")
+    counter = pl.coalesce(counted.str.extract(p, 1) for p in _COUNTERS).cast(pl.Int64, strict=False)
     steps = steps.with_columns(
         iteration=counter,
         _short=line.str.extract_groups(_SHORT_COUNTER),
-        _epoch=line.str.extract(_EPOCH, 1).cast(pl.Int64, strict=False),
-        _of=line.str.extract(_OF, 1).cast(pl.Int64, strict=False),
+        _epoch=counted.str.extract(_EPOCH, 1).cast(pl.Int64, strict=False),
+        _of=counted.str.extract(_OF, 1).cast(pl.Int64, strict=False),
     ).filter(
         (pl.col("iteration").is_not_null() | pl.col("_short").struct.field("value").is_not_null())
         & ~pl.col("text").str.contains(_EVALUATION)
