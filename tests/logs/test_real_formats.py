@@ -1101,3 +1101,23 @@ def test_a_line_of_a_job_completion_log_that_is_no_record_is_counted_with_its_re
     assert frame.height == 24
     assert report.unreadable == {NOT_A_RECORD: 1}
     assert report.examples[NOT_A_RECORD] == "slurm_jobcomp.log:7"  # where to look
+
+
+def test_the_fourteenth_excerpt_sets_network_namespace_leak_is_known_line_by_line(tmp_path):
+    """A container host's kernel stuck freeing a network namespace: `unregister_netdevice:
+    waiting for lo to become free` every ten seconds (20 lines, missed before) around the
+    two hung-task reports of the daemon waiting to make a new namespace; the hung task's register
+    words and call trace are not findings of their own."""
+    catalog = load_catalog()
+    path = copied(tmp_path, EXCERPTS / "lxd_netns_leak_unregister_netdevice.log")
+    frame, _ = read(path, recognise=recogniser(catalog))
+    got = match(frame, catalog).with_columns(level=line_severity(catalog))
+    levels = {r[0]: (r[1], r[2]) for r in got.select("line", "signature", "level").iter_rows()}
+    waits = [*range(1, 9), *range(28, 33), *range(34, 41)]
+    text = path.read_text().splitlines()
+    assert all("unregister_netdevice" in text[i - 1] for i in waits)
+    for line in waits:
+        assert levels[line] == ("netdev-refcount-wait", "warning"), line
+    assert levels[9] == levels[41] == ("hung-task", "warning")
+    flagged = {n for n, (_, level) in levels.items() if level in {"warning", "error", "critical"}}
+    assert flagged == {*waits, 9, 41}

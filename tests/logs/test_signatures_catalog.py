@@ -4924,6 +4924,12 @@ POSITIVES += [
         "xla-coordination-error",
         {"coord_status": "UNAVAILABLE", "task": "/job:jax_worker/replica:0/task:37"},
     ),
+    # bodleytunes/paste-stuff @ 6cc76d89544ec24697f4c290b711df793e6f1549, dmesg
+    (
+        "[4843477.064946] unregister_netdevice: waiting for lo to become free. Usage count = 5",
+        "netdev-refcount-wait",
+        {"netdev": "lo", "usage_count": "5"},
+    ),
 ]
 
 
