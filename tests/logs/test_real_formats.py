@@ -46,6 +46,7 @@ RAW_DMESG = {
     "habana_cpucp_timeout.log",
     "amdgpu_noretry_pagefault.log",
     "lkp_kasan_double_free_dmesg_x.log",
+    "lxd_netns_leak_unregister_netdevice.log",
 }
 
 
@@ -564,6 +565,8 @@ def test_messages_without_any_time_take_their_files_date(tmp_path):
         "nvidia_bug_report_journal_zh_month_xid.log",
         # the seventh
         "srun_label_ucx_native_segfault_cori.log",
+        # the fourteenth
+        "lxd_netns_leak_unregister_netdevice.log",
     ],
 )
 def test_every_excerpt_is_read_whole(tmp_path, name):
@@ -1110,7 +1113,8 @@ def test_the_fourteenth_excerpt_sets_network_namespace_leak_is_known_line_by_lin
     words and call trace are not findings of their own."""
     catalog = load_catalog()
     path = copied(tmp_path, EXCERPTS / "lxd_netns_leak_unregister_netdevice.log")
-    frame, _ = read(path, recognise=recogniser(catalog))
+    boot = {"*": utc(2024, 1, 1)}  # raw dmesg, placed by the host's boot time
+    frame, _ = read(path, recognise=recogniser(catalog), boot_times=boot)
     got = match(frame, catalog).with_columns(level=line_severity(catalog))
     levels = {r[0]: (r[1], r[2]) for r in got.select("line", "signature", "level").iter_rows()}
     waits = [*range(1, 9), *range(28, 33), *range(34, 41)]

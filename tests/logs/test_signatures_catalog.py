@@ -6180,3 +6180,35 @@ def test_classes_of_the_xx_blind_round() -> None:
         ("slurm-task-failed", "error"),
         ("cuda-out-of-memory", "error"),
     ]
+
+
+def test_classes_of_the_yy_blind_round() -> None:
+    lines = [
+        # https://lore.kernel.org/all/53e3f194-fe27-ba79-bcff-6dd1d778ede0@rothenpieler.org/
+        "Nov 17 01:12:58 store01 kernel: mlx5_0, 1: ipoib_intf_alloc failed -11",
+        # https://lore.kernel.org/all/CAHj4cs8cT23z+h2i+g6o3OQqEhWnHS88JO4jNoQo0Nww-sdkYg@mail.gmail.com/
+        "[  353.187809] nvme nvme0: I/O 8 QID 0 timeout",
+        "[  287.399317] nvmet: ctrl 1 fatal error occurred!",
+        # https://github.com/writeboost/dm-writeboost/issues/150
+        "[  707.363513] XFS (dm-0): First 64 bytes of corrupted metadata buffer:",
+        # https://lore.kernel.org/all/CALdTtntb20W92Z=HS1K8Upj7+9Yu4f2MP=F0GcFXhX-3_N4bdg@mail.gmail.com/
+        "[ 213.131657] nouveau 0000:07:00.0: unknown chipset (170000a1)",
+        # https://lore.kernel.org/all/20220314162146.GA1439451@ebps/
+        "[256237.500865] pcieport 0000:89:02.0: AER: Device recovery failed",
+        # markwdalton/lambdalabs @ 5ab53603458a936cfe9793906ade832e0dd0dbd1,
+        # documentation/motherboards/ASUS-WRX80E/M.2-issues-of-performance.md
+        "[   59.749158] nvme 0000:2c:00.0: AER: aer_status: 0x00002001, aer_mask: 0x00000000",
+        # https://lore.kernel.org/all/86tssu0w8p.fsf@baylibre.com/
+        "[ 1171.959577] WARNING: mm/memory.c:1753 at unmap_page_range+0x10d5/0x1bc0, CPU#247: "
+        "pr119692-1-4.ex/143761",
+    ]
+    assert _levels(lines) == [
+        ("ib-hca-error", "error"),
+        ("nvme-io-timeout", "error"),
+        ("nvme-error", "error"),
+        ("local-filesystem-error", "error"),
+        ("gpu-driver-error", "warning"),
+        ("pcie-aer-uncorrected", "error"),
+        ("pcie-aer-corrected", "warning"),
+        ("kernel-warning", "warning"),
+    ]
