@@ -38,7 +38,9 @@ from datetime import datetime, timedelta
 import numpy as np
 import polars as pl
 
-MAD_NORMAL = 1.4826
+from incidentbook.metrics.departures import NORMAL_MAD
+
+MAD_NORMAL = 1 / NORMAL_MAD  # a MAD times this estimates the standard deviation
 
 RUN_KEYS = ["signal", "node", "gpu", "direction"]
 
