@@ -6212,3 +6212,22 @@ def test_classes_of_the_yy_blind_round() -> None:
         ("pcie-aer-corrected", "warning"),
         ("kernel-warning", "warning"),
     ]
+
+
+def test_classes_of_the_zz_blind_round() -> None:
+    lines = [
+        # https://github.com/ray-project/ray/issues/7788
+        "2020-03-28 18:22:59,901\tWARNING worker.py:1072 -- A worker died or was killed while "
+        "executing task ffffffffffffffffeb124b350200.",
+        "(pid=81331) E0328 18:23:00.165781 81395 core_worker.cc:382] Raylet failed. Shutting down.",
+        # https://github.com/horovod/horovod/issues/243
+        "[062fc37504b7:00351] Read -1, expected 268960, errno = 1",
+        # https://github.com/apptainer/singularity/issues/6356
+        "INFO:    Could not find any nv files on this host!",
+    ]
+    assert _levels(lines) == [
+        ("trainer-crash", "error"),
+        ("trainer-crash", "error"),
+        ("mpi-warning", "warning"),
+        ("container-gpu-error", "warning"),
+    ]
