@@ -4930,6 +4930,12 @@ POSITIVES += [
         "netdev-refcount-wait",
         {"netdev": "lo", "usage_count": "5"},
     ),
+    # https://github.com/aws-neuron/aws-neuron-sdk/issues/89
+    (
+        "nrtd[1]: [TDRV:tdrv_init_mla_phase1] Could not open the device index:0",
+        "accelerator-runtime-error",
+        {"nrtd_module": "TDRV", "nrtd_call": "tdrv_init_mla_phase1"},
+    ),
 ]
 
 
@@ -6231,3 +6237,194 @@ def test_classes_of_the_zz_blind_round() -> None:
         ("mpi-warning", "warning"),
         ("container-gpu-error", "warning"),
     ]
+
+
+def test_classes_of_the_ab_and_sn_blind_rounds() -> None:
+    cases = [
+        # https://github.com/aws-solutions-library-samples/guidance-for-machine-learning-inference-on-aws/issues/2
+        (
+            (
+                "2022-Mar-29 07:07:29.0082    11:11    ERROR   NRT:nrt_init                  "
+                "              Unable to determine Neuron Driver version. Please check "
+                "aws-neuron-dkms package is installed."
+            ),
+            "accelerator-runtime-error",
+            "error",
+        ),
+        # https://github.com/aws-neuron/aws-neuron-sdk/issues/89
+        (
+            ("nrtd[1]: [TDRV:tdrv_init_mla_phase1] Could not open the device index:0"),
+            "accelerator-runtime-error",
+            "error",
+        ),
+        # https://github.com/intel/intel-extension-for-pytorch/issues/640
+        (
+            (
+                "2024:05:29-19:16:18:(202165) |CCL_ERROR| worker.cpp:338 ccl_worker_func: "
+                "worker 0 caught internal exception: oneCCL: ze_call.cpp:28 do_call: "
+                "EXCEPTION: ze error at zeCommandQueueExecuteCommandLists, code: "
+                "ZE_RESULT_ERROR_OUT_OF_DEVICE_MEMORY"
+            ),
+            "accelerator-runtime-error",
+            "error",
+        ),
+        # https://github.com/huggingface/diffusers/issues/856
+        (
+            (
+                "2022-10-15 18:07:41.780474: W "
+                "external/org_tensorflow/tensorflow/compiler/xla/python/tpu_driver/client/tpu"
+                "_client.cc:617] TPU Execute is taking a long time. This might be due to a "
+                "deadlock between multiple TPU cores or a very slow program."
+            ),
+            "accelerator-runtime-error",
+            "warning",
+        ),
+        # https://github.com/intel/llm-scaler/issues/595
+        (
+            (
+                "[Tue Aug  4 20:51:21 2026] xe 0000:2b:00.0: [drm] Tile0: GT0: Timedout job: "
+                "seqno=1484958, lrc_seqno=1484958, guc_id=0, flags=0x73 in no process [-1]"
+            ),
+            "accelerator-runtime-error",
+            "error",
+        ),
+        # https://github.com/intel/llm-scaler/issues/595
+        (
+            ("[Tue Aug  4 20:51:21 2026] xe 0000:2b:00.0: [drm] Tile0: GT0: reset done"),
+            "accelerator-runtime-error",
+            "warning",
+        ),
+        # https://github.com/pytorch/xla/issues/3470
+        (
+            (
+                "2022-04-04 00:27:49.642414: E "
+                "tensorflow/compiler/xla/xla_client/xla_util.cc:88]   OP_REQUIRES failed at "
+                "tpu_execute_op.cc:266 : RESOURCE_EXHAUSTED: Attempting to reserve 6.48G at "
+                "the bottom of memory. That was not possible. There are 6.78G free, 0B "
+                "reserved, and 3.33G reservable."
+            ),
+            "cuda-out-of-memory",
+            "error",
+        ),
+        # gmagklaras/lustre-hpc-test-setup @ 0788ebdbfc8917f1f53c46168d60e1241e603b04,
+        # doc/simulate-an-OST-OSS-failure.md
+        (
+            (
+                "[Fri Oct  6 11:33:01 2023] Lustre: DIAS-OST0002: Recovery over after 0:53, "
+                "of 2 clients 2 recovered and 0 were evicted."
+            ),
+            "lustre-lnet-error",
+            "info",
+        ),
+        # allancarlosvr/gpfsTrainning @ 43c8789d6b6e6dd2b73cb3f7cf2a78f2214825bb, Day2/README.md
+        (
+            (
+                "2025-08-31_21:06:59.448+0200: [E] VERBS RDMA closed connection to "
+                "10.25.80.139 (n139) on mlx5_0 port 1 fabnum 0 index 21 cookie 529 error 233"
+            ),
+            "gpfs-error",
+            "error",
+        ),
+        # https://www.ibm.com/docs/en/storage-scale/5.2.1?topic=issues-storage-scale-failures-due-
+        # network-failure
+        (
+            (
+                "Mon Jun 25 22:23:36.298 2018: Close connection to 192.168.10.109 c5n109. "
+                "Attempting reconnect."
+            ),
+            "gpfs-error",
+            "warning",
+        ),
+        # https://github.com/amzn/amzn-drivers/issues/285
+        (
+            ("[86492.786178] ena 0000:00:05.0 ens5: Keep alive watchdog timeout."),
+            "ethernet-tx-timeout",
+            "error",
+        ),
+        # https://github.com/s3fs-fuse/s3fs-fuse/issues/1283
+        (
+            ("[ERR] curl.cpp:RequestPerform(2546): ### CURLE_SEND_ERROR"),
+            "object-storage-error",
+            "error",
+        ),
+        # https://github.com/s3fs-fuse/s3fs-fuse/issues/1283
+        (
+            ("[INF] curl.cpp:RequestPerform(2621): ### retrying..."),
+            "object-storage-error",
+            "warning",
+        ),
+        # https://github.com/aws/aws-sdk-go/issues/2525
+        (
+            (
+                "2019/08/13 05:45:09 [s3uploader] Error during upload: RequestError: send "
+                "request failed"
+            ),
+            "object-storage-error",
+            "error",
+        ),
+        # https://github.com/sonic-net/SONiC/issues/194
+        (
+            (
+                "May 23 09:17:30.562842 sonic-mellanox INFO supervisord: syncd May 23 "
+                "09:17:30 NOTICE  SAI_SWITCH: mlnx_sai_switch.c[2629]- event_thread_func: "
+                "Port 12500 changed state to down"
+            ),
+            "nic-link-down",
+            "warning",
+        ),
+        # https://github.com/ovis-hpc/ldms/pull/124
+        (
+            (
+                "Fri Dec 13 07:57:32 2019: INFO      : z_rdma_listen: "
+                "rdma_create_event_channel failed. zerr 7"
+            ),
+            "rdma-connection-error",
+            "error",
+        ),
+        # https://github.com/systemd/systemd/issues/13432
+        (
+            (
+                "янв 04 22:53:50 localhost.localdomain systemd-resolved[532]: Using degraded "
+                "feature set TCP instead of UDP for DNS server 192.168.0.1."
+            ),
+            "dns-resolution-failed",
+            "warning",
+        ),
+        # https://github.com/nxp-archive/openil/issues/48
+        (
+            (
+                "Sep 03 09:29:26 OpenIL ptp4l[166]: [130.855] clockcheck: clock jumped "
+                "forward or running faster than expected!"
+            ),
+            "clock-sync-problem",
+            "warning",
+        ),
+        # https://github.com/ROCm/legacy-rocm-build/issues/5736
+        (
+            ("ERROR:root:Driver not initialized (amdgpu not found in modules)"),
+            "nvidia-driver-unavailable",
+            "error",
+        ),
+        # hisohara/ai-scripts @ 7b8b1ec290a6af05b685dfb6ce8caae999ea884d,
+        # training/03_primus/run-llama2-7B-8N.log
+        (
+            (
+                'time="2025-11-15T06:11:39-06:00" level=warning msg="StopSignal SIGTERM '
+                "failed to stop container primus_training_env in 10 seconds, resorting to "
+                'SIGKILL"'
+            ),
+            "container-start-failed",
+            "warning",
+        ),
+        # https://github.com/tensorflow/tensorflow/issues/43707
+        (
+            (
+                "E1001 16:19:34.235139 139833409849152 error_handling.py:75] Error recorded "
+                "from training_loop: From /job:worker/replica:0/task:0:"
+            ),
+            "trainer-crash",
+            "error",
+        ),
+    ]
+    got = _levels([line for line, _, _ in cases])
+    assert got == [(sig, level) for _, sig, level in cases]
