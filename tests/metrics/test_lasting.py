@@ -7,7 +7,8 @@ from datetime import UTC, datetime, timedelta
 import numpy as np
 import polars as pl
 
-from incidentbook.metrics.lasting import _best_stretch, merged
+from incidentbook.metrics.departures import best_stretch
+from incidentbook.metrics.lasting import merged
 
 T0 = datetime(2025, 6, 2, 6, tzinfo=UTC)
 TS = [T0 + timedelta(minutes=i) for i in range(8)]
@@ -15,14 +16,14 @@ TS = [T0 + timedelta(minutes=i) for i in range(8)]
 
 def test_the_located_stretch_is_the_one_with_the_largest_sum():
     gain = np.array([-1.0, 2.0, -0.5, 3.0, -4.0, 1.0, 0.5, -1.0])
-    assert _best_stretch(TS, gain) == (TS[1], TS[3])
+    assert best_stretch(TS, gain) == (TS[1], TS[3])
 
 
 def test_samples_that_add_nothing_do_not_lengthen_the_stretch():
     # A flat start (a unit at exactly its peers' level, a port state) would otherwise let
     # the onset slide back to the first sample looked at.
     gain = np.array([0.0, 0.0, 0.0, 2.0, 2.0, -1.0, -1.0, -1.0])
-    assert _best_stretch(TS, gain) == (TS[3], TS[4])
+    assert best_stretch(TS, gain) == (TS[3], TS[4])
 
 
 def _runs(*spans: tuple[int, int]) -> pl.DataFrame:

@@ -502,16 +502,19 @@ def _locate(series: pl.DataFrame, run: dict, length: timedelta, step: timedelta)
     )
     ts = near.get_column("ts").to_list()
     gain = sign * (near.get_column("value").to_numpy() - run["reference"]) - run["shift"] / 2
-    best, best_at, total, begin = -np.inf, (0, 0), 0.0, 0
-    for i, g in enumerate(gain):  # Kadane's maximum-sum segment
-        if total <= 0:
-            total, begin = 0.0, i
-        total += g
-        if total > best:
-            best, best_at = total, (begin, i)
-    a, b = best_at
-    start = min(ts[a], run["detected"])
-    return (start, ts[b] + step, run["direction"], run["reference"], run["detected"], True)
+    first, last = best_stretch(ts, gain)
+    start = min(first, run["detected"])
+    return (start, last + step, run["direction"], run["reference"], run["detected"], True)
+
+
+def best_stretch(ts: list[datetime], gain: np.ndarray) -> tuple[datetime, datetime]:
+    """First and last time of the stretch with the largest sum of gains (Kadane's)."""
+    prefix = np.concatenate([[0.0], np.cumsum(gain)])
+    lowest = np.minimum.accumulate(prefix[:-1])  # the smallest prefix before each end
+    end = int(np.argmax(prefix[1:] - lowest))
+    # Of equal sums the shortest: samples that add nothing do not extend it.
+    begin = end - int(np.argmin(prefix[end::-1]))
+    return ts[begin], ts[end]
 
 
 def _describe(series: pl.DataFrame, spans: pl.DataFrame) -> pl.DataFrame:

@@ -33,12 +33,12 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass
-from datetime import datetime, timedelta
+from datetime import timedelta
 
 import numpy as np
 import polars as pl
 
-from incidentbook.metrics.departures import NORMAL_MAD
+from incidentbook.metrics.departures import NORMAL_MAD, best_stretch
 
 MAD_NORMAL = 1 / NORMAL_MAD  # a MAD times this estimates the standard deviation
 
@@ -157,7 +157,7 @@ def located(
         .agg("ts", gain=sign * pl.col("moved") - pl.col("shift") / 2)
     )
     spans = [
-        (run, *_best_stretch(ts, np.asarray(gain, dtype=float)))
+        (run, *best_stretch(ts, np.asarray(gain, dtype=float)))
         for run, ts, gain in near.iter_rows()  # a handful of runs, not rows of the series
     ]
     found = pl.DataFrame(
@@ -174,16 +174,6 @@ def located(
         )
         .drop("_run", "_floor", "_a", "_b")
     )
-
-
-def _best_stretch(ts: list[datetime], gain: np.ndarray) -> tuple[datetime, datetime]:
-    """First and last time of the stretch with the largest sum of gains (Kadane's)."""
-    prefix = np.concatenate([[0.0], np.cumsum(gain)])
-    lowest = np.minimum.accumulate(prefix[:-1])  # the smallest prefix before each end
-    end = int(np.argmax(prefix[1:] - lowest))
-    # Of equal sums the shortest: samples that add nothing do not extend it.
-    begin = end - int(np.argmin(prefix[end::-1]))
-    return ts[begin], ts[end]
 
 
 def merged(sampled: pl.DataFrame, lasting: pl.DataFrame) -> pl.DataFrame:
