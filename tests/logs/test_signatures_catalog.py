@@ -6428,3 +6428,99 @@ def test_classes_of_the_ab_and_sn_blind_rounds() -> None:
     ]
     got = _levels([line for line, _, _ in cases])
     assert got == [(sig, level) for _, sig, level in cases]
+
+
+def test_classes_of_the_cb_blind_round() -> None:
+    cases = [
+        # https://github.com/Lightning-AI/pytorch-lightning/issues/20542
+        ("[rank: 0] Received SIGTERM: 15", "trainer-crash", "warning"),
+        # https://github.com/Lightning-AI/pytorch-lightning/issues/20542
+        ("Bypassing SIGTERM: 15", "trainer-crash", "warning"),
+        # https://github.com/pytorch/pytorch/issues/75087
+        (
+            (
+                "[default3]:python: src/psm2_nccl_net.c:756: mq_progress_loop: "
+                "Assertion `r->used' failed."
+            ),
+            "process-fatal-signal",
+            "error",
+        ),
+        # https://github.com/jax-ml/jax/issues/19307
+        (
+            (
+                "2024-01-11 05:43:11.726330: E "
+                "external/xla/xla/service/gpu/nccl_utils.cc:219] INTERNAL: "
+                "external/xla/xla/service/gpu/nccl_utils.cc:216: NCCL operation "
+                "async_err failed: remote process exited or there was a network error"
+            ),
+            "nccl-error",
+            "error",
+        ),
+        # https://github.com/huggingface/trl/issues/3157
+        (
+            (
+                "[rank0]:[W326 22:36:28.884350096 socket.cpp:489] [c10d] waitForInput: "
+                "socket SocketImpl(fd=60, addr=[::ffff:127.0.0.1]:52894, "
+                "remote=[9082:494f:5b7f:0:a8ec:6602:5456:0]:2490) timed out after "
+                "300000ms"
+            ),
+            "torch-distributed-store-error",
+            "error",
+        ),
+        # https://github.com/huggingface/open-r1/issues/690
+        (
+            ("ERROR 07-10 16:53:50 [core.py:459] Invocation of collective_rpc method failed"),
+            "inference-engine-dead",
+            "error",
+        ),
+        # https://github.com/open-edge-platform/geti_v2/issues/436
+        (
+            (
+                "back-off 5m0s restarting failed container=nvidia-device-plugin-ctr "
+                "pod=nvidia-device-plugin-daemonset-wqst8_kube-system(441ce715-5913-4726-a37b-66da4a839703)"
+            ),
+            "k8s-container-crashloop",
+            "warning",
+        ),
+        # https://github.com/kubernetes/kubernetes/issues/132001
+        (
+            (
+                "May 28 16:05:50 192-168-250-5 kubelet[2269385]: I0528 16:05:50.514706 "
+                '2269385 eviction_manager.go:405] "Eviction manager: pods ranked for '
+                'eviction" '
+                'pods=["sre/infras-logstash-d484d57fc-rkx95","sre/admin-api-server-847868d7b-7sqdm","scrm/portal-h5-7c46694b8f-bkz95"]'
+            ),
+            "k8s-pod-evicted",
+            "warning",
+        ),
+        # https://github.com/kubernetes/kubernetes/issues/132001
+        (
+            (
+                "May 28 16:05:54 192-168-250-5 kubelet[2269385]: I0528 16:05:54.802914 "
+                '2269385 eviction_manager.go:627] "Eviction manager: pod is evicted '
+                'successfully" pod="sre/infras-logstash-d484d57fc-rkx95"'
+            ),
+            "k8s-pod-evicted",
+            "error",
+        ),
+        # https://github.com/pytorch/pytorch/issues/85604
+        (
+            (
+                "[W socket.cpp:401] [c10d] The server socket has failed to listen on "
+                "[::]:47531 (errno: 98 - Address already in use)."
+            ),
+            "torch-distributed-store-error",
+            "warning",
+        ),
+        # https://github.com/pytorch/pytorch/issues/85604
+        (
+            (
+                "[E socket.cpp:435] [c10d] The server socket has failed to listen on "
+                "any local network address."
+            ),
+            "torch-distributed-store-error",
+            "error",
+        ),
+    ]
+    got = _levels([line for line, _, _ in cases])
+    assert got == [(sig, level) for _, sig, level in cases]
