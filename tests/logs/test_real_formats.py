@@ -180,7 +180,8 @@ def test_ray_worker_tag_gives_the_rank_and_the_node_and_the_crash(tmp_path):
     path = copied(tmp_path, EXCERPTS / "ray_actor_rank_ip_abort.log")
     frame, report = read(path)
     assert report.files == {path.name: "trainer"}
-    assert report.in_window == 4 and report.lost == 0
+    # (its second line is the tag alone: a blank line the worker printed)
+    assert report.in_window == 3 and report.skipped == 1 and report.lost == 0
     assert frame.get_column("rank").unique().to_list() == [8]
     assert frame.get_column("host").unique().to_list() == ["10.109.19.209"]
     first = match(frame, load_catalog()).sort("line").row(0, named=True)
@@ -567,6 +568,12 @@ def test_messages_without_any_time_take_their_files_date(tmp_path):
         "srun_label_ucx_native_segfault_cori.log",
         # the fourteenth
         "lxd_netns_leak_unregister_netdevice.log",
+        # the fifteenth
+        "sglang_2node_nccl_ib_loc_prot_err.log",
+        "torchrun_2node_invalid_device_ordinal.log",
+        "mlperf_lambda_llama70b_lora_teardown_healthy.log",
+        "mlperf_oracle_64node_nccl_proxy_teardown_healthy.log",
+        "gh200_slurmctld_foreground_nodes_not_responding.log",
     ],
 )
 def test_every_excerpt_is_read_whole(tmp_path, name):
@@ -771,8 +778,9 @@ def test_srun_label_output_with_no_time_is_a_jobs_output(tmp_path):
     name = "srun_label_scream_illegal_address.log"
     frame, report = read(copied(tmp_path, EXCERPTS / name))
     assert report.files == {name: "trainer"} and report.lost == 0
-    assert report.in_window == 9 and report.file_timed == 9
-    assert frame.get_column("rank").to_list() == [0] * 9
+    # (two of its lines are the tag alone, ` 0: `: blank lines rank 0 printed)
+    assert report.in_window == 7 and report.file_timed == 7 and report.skipped == 2
+    assert frame.get_column("rank").to_list() == [0] * 7
     crash = frame.filter(pl.col("message").str.starts_with("terminate called")).row(0, named=True)
     assert crash["ts"] == WRITTEN
 
@@ -1125,3 +1133,40 @@ def test_the_fourteenth_excerpt_sets_network_namespace_leak_is_known_line_by_lin
     assert levels[9] == levels[41] == ("hung-task", "warning")
     flagged = {n for n, (_, level) in levels.items() if level in {"warning", "error", "critical"}}
     assert flagged == {*waits, 9, 41}
+
+
+def test_a_line_holding_only_a_launchers_tag_is_blank(tmp_path):
+    """`srun -l` tags each rank's empty line too (`501: `): in the tail of a 512-rank MLPerf
+    run they are half the lines. Taken for lines in no format, they kept the file from
+    being detected as NCCL's (no format held enough of its first lines), and it was read as
+    a file of no known format. Now they are blank, and the NCCL lines are read with their
+    ranks; the proxy's warnings as connections close at the run's end are warnings, not
+    errors (the run had succeeded)."""
+    catalog = load_catalog()
+    name = "mlperf_oracle_64node_nccl_proxy_teardown_healthy.log"
+    path = copied(tmp_path, EXCERPTS / name)
+    frame, report = read(path, recognise=recogniser(catalog))
+    assert report.files == {name: "nccl"}
+    text = path.read_text().splitlines()
+    tagged_blank = [i + 1 for i, line in enumerate(text) if line.rstrip().endswith(":")]
+    assert len(tagged_blank) == 22
+    assert set(frame.get_column("line")).isdisjoint(tagged_blank)
+    assert frame.height == len(text) - len(tagged_blank)
+    assert report.in_window + report.skipped == report.lines_read
+    proxy = frame.filter(pl.col("message").str.contains("NCCL WARN"))
+    assert proxy.height == 22
+    assert sorted(set(proxy.get_column("rank"))) == [*range(501, 512)]
+    got = match(proxy, catalog).with_columns(level=line_severity(catalog))
+    assert set(got.get_column("level")) == {"warning"}
+
+
+def test_the_fifteenth_excerpt_sets_misses_are_known(tmp_path):
+    """`sinfo` showing the node in the unknown state (`unk`) after slurmctld found it not
+    responding: the state is a node set aside, like `down` (missed before)."""
+    catalog = load_catalog()
+    name = "gh200_slurmctld_foreground_nodes_not_responding.log"
+    frame, _ = read(copied(tmp_path, EXCERPTS / name), recognise=recogniser(catalog))
+    got = match(frame, catalog).with_columns(level=line_severity(catalog))
+    levels = {r[0]: (r[1], r[2]) for r in got.select("line", "signature", "level").iter_rows()}
+    assert levels[37] == ("slurm-node-drained", "warning")
+    assert levels[16] == levels[17] == ("slurm-node-not-responding", "warning")

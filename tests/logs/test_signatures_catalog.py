@@ -6524,3 +6524,29 @@ def test_classes_of_the_cb_blind_round() -> None:
     ]
     got = _levels([line for line, _, _ in cases])
     assert got == [(sig, level) for _, sig, level in cases]
+
+
+def test_classes_of_the_fifteenth_excerpt_set() -> None:
+    cases = [
+        # https://github.com/dfch/biz.dfch.LlmOps/blob/7b230bcc2b506666abae6795c9599f03345d8c2d/session-ses_fbc3-feat-5-03.md
+        (
+            "Unable to determine the device handle for GPU1: 0000:34:00.0: Unknown Error",
+            "gpu-fallen-off-bus",
+            "critical",
+        ),
+        # (the same file)
+        (
+            "0.00.002.225 E ggml_cuda_init: failed to initialize CUDA: unknown error",
+            "cuda-error",
+            "error",
+        ),
+        # https://github.com/ggml-org/llama.cpp/issues/13059: CUDA's not-ready error on an
+        # NVSwitch system is the fabric manager's
+        (
+            "ggml_cuda_init: failed to initialize CUDA: system not yet initialized",
+            "fabric-manager-error",
+            "error",
+        ),
+    ]
+    got = _levels([line for line, _, _ in cases])
+    assert got == [(sig, level) for _, sig, level in cases]

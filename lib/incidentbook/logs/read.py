@@ -70,6 +70,7 @@ from incidentbook.logs.formats import (
     to_us,
 )
 from incidentbook.logs.formats.slurm import SACCT_STATE_SEVERITY, expand_hostlist
+from incidentbook.logs.formats.trainer_lines import LAUNCHER
 from incidentbook.logs.severity import LEVELS
 from incidentbook.logs.timing import (
     TimeNotes,
@@ -199,13 +200,47 @@ def _sample(text: str) -> list[str]:
         end = text.find("\n", pos)
         end = len(text) if end < 0 else end
         line = text[pos : min(end, pos + 2048)]
-        if line.strip():
+        if not _blank(line):
             if not _continues(line):
                 out.append(line)
             elif len(indented) < SNIFF_LINES:
                 indented.append(line)
         pos = end + 1
     return out or indented
+
+
+# A line that holds only a launcher's tag (`501: `, `[default3]:`, `[rank0]: `) is an empty
+# line one rank printed: blank, like an empty one. Such lines are short, and whitespace
+# alone longer than this starts with it (a progress bar's clearing line).
+_TAG_ONLY = rf"^(?:{LAUNCHER})\s*$"
+_SHORT = 64
+
+
+def _blank(line: str) -> bool:
+    import re
+
+    return not line.strip() or (len(line) < _SHORT and re.match(_TAG_ONLY, line) is not None)
+
+
+def _blank_lines(lines: pl.DataFrame) -> pl.Series:
+    """Which of the frame's `raw` lines are blank (_blank). The regex runs only on the
+    short lines and those that start with white space: a few of a log's lines."""
+    raw = pl.col("raw")
+    maybe = (
+        lines.select(
+            (raw.str.len_bytes() < _SHORT)
+            | raw.str.starts_with(" ")
+            | raw.str.starts_with("\t")
+            | raw.str.starts_with("\r")
+        )
+        .to_series()
+        .arg_true()
+    )
+    blank = pl.repeat(False, lines.height, eager=True)
+    if maybe.len():
+        some = lines.get_column("raw").gather(maybe)
+        blank = blank.scatter(maybe.filter(some.str.contains(_TAG_ONLY)), True)
+    return blank
 
 
 def _continues(line: str) -> bool:
@@ -221,7 +256,7 @@ def _first_lines(lines: list[str], everything: bool = False) -> list[str] | None
     out, indented = [], []
     for whole in lines:
         line = whole[:2048]
-        if line.strip():
+        if not _blank(line):
             if not _continues(line):
                 out.append(line)
                 if len(out) == SNIFF_LINES:
@@ -300,7 +335,7 @@ def _frame(fids: list[int], lines: list[str]) -> pl.DataFrame:
 def _wide_sample(text: str) -> list[str]:
     """The first non-blank lines (each cut to 2 KiB), indented ones too."""
     head = text[: _SAMPLE_HEADS[-1]].split("\n", 4 * SNIFF_LINES)
-    return [line[:2048] for line in head if line.strip()][:SNIFF_LINES]
+    return [line[:2048] for line in head if not _blank(line)][:SNIFF_LINES]
 
 
 def _decide(todo: list[_File], sample: pl.DataFrame, formats: dict[str, LogFormat]) -> None:
@@ -417,7 +452,7 @@ def _parse_group(
             if f.incomplete:
                 report.count(INCOMPLETE, 1, f"{f.key}:{f.lines}")
 
-    blank = lines.select(raw.str.contains(r"^\s*$")).to_series()
+    blank = _blank_lines(lines)
     blanks = int(blank.sum())
     report.skipped += blanks
     nonblank = lines.filter(~blank) if blanks else lines  # (most files have none: no copy)
