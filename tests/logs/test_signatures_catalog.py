@@ -4930,6 +4930,13 @@ POSITIVES += [
         "netdev-refcount-wait",
         {"netdev": "lo", "usage_count": "5"},
     ),
+    # https://github.com/ollama/ollama/issues/4342
+    (
+        "May 11 10:54:31 localhost kernel: [<ffffffffc074bf28>] ? nvidia_ioctl.isra.22+0x728/0x910 "
+        "[nvidia]",
+        "kernel-trace-in-nvidia-driver",
+        {"function": "nvidia_ioctl.isra.22", "module": "nvidia"},
+    ),
     # https://github.com/aws-neuron/aws-neuron-sdk/issues/89
     (
         "nrtd[1]: [TDRV:tdrv_init_mla_phase1] Could not open the device index:0",
@@ -6546,6 +6553,89 @@ def test_classes_of_the_fifteenth_excerpt_set() -> None:
             "ggml_cuda_init: failed to initialize CUDA: system not yet initialized",
             "fabric-manager-error",
             "error",
+        ),
+    ]
+    got = _levels([line for line, _, _ in cases])
+    assert got == [(sig, level) for _, sig, level in cases]
+
+
+def test_classes_of_the_ca_blind_round() -> None:
+    cases = [
+        # https://github.com/NVIDIA/nvidia-container-toolkit/issues/735
+        (
+            ("WARN[0000] Failed to locate nvidia-cdi-hook: pattern nvidia-cdi-hook not found"),
+            "container-gpu-error",
+            "warning",
+        ),
+        # https://github.com/NVIDIA/nvidia-container-toolkit/issues/735
+        (
+            ("WARN[0000] failed to locate libcuda.so: pattern libcuda.so.*.* not found"),
+            "container-gpu-error",
+            "warning",
+        ),
+        # https://github.com/NVIDIA/nvidia-container-toolkit/issues/735
+        (
+            (
+                "ERRO[0000] failed to generate CDI spec: failed to create edits common "
+                "for entities: failed to create discoverer for common entities: failed "
+                "to create discoverer for driver files: failed to create discoverer for "
+                "driver libraries: failed to get libraries for driver version: failed "
+                "to locate libcuda.so.535.183.06: pattern libcuda.so.535.183.06 not "
+                "found"
+            ),
+            "container-gpu-error",
+            "error",
+        ),
+        # https://github.com/bottlerocket-os/bottlerocket-core-kit/pull/842
+        (
+            (
+                "Feb 25 02:22:21 ip-172-31-12-237.us-west-2.compute.internal "
+                'nvidia-ctk[1774]: time="2026-02-25T02:22:21Z" level=warning msg="Could '
+                "not locate libnvidia-egl-gbm.so.*.*: pattern libnvidia-egl-gbm.so.*.* "
+                'not found\\nlibnvidia-egl-gbm.so.*.*: not found"'
+            ),
+            None,
+            None,
+        ),
+        # https://github.com/NVIDIA/nvtrust/issues/28
+        ("-> Kernel module load error: No such device", "nvidia-driver-install-failed", "error"),
+        # https://github.com/NVIDIA/gpu-operator/issues/137
+        (
+            ("ERROR: Unable to open ‘kernel/dkms.conf’ for copying (No such file or directory)"),
+            "nvidia-driver-install-failed",
+            "error",
+        ),
+        # https://github.com/NVIDIA/nvtrust/issues/55
+        (
+            "[   38.034696] NVRM: installed in this system is not supported by the",
+            "nvidia-driver-unavailable",
+            "error",
+        ),
+        # https://github.com/NVIDIA/nvtrust/issues/55
+        (
+            "[   38.136321] NVRM: The NVIDIA GPU 0000:01:00.0 (PCI ID: 10de:2330)",
+            "nvidia-driver-unavailable",
+            "error",
+        ),
+        # https://github.com/ollama/ollama/issues/4342
+        (
+            (
+                "May 11 10:54:31 localhost kernel: [<ffffffffc1237e38>] ? "
+                "rm_ioctl+0x58/0xb0 [nvidia]"
+            ),
+            "kernel-trace-in-nvidia-driver",
+            "warning",
+        ),
+        # corpus lines of the same families, missed before: a fallen-off-bus report's first
+        # line names the GPU (https://github.com/NVIDIA/NVSentinel/issues/155), and
+        # Singularity's --nv unable to bind nvidia-smi
+        # (https://github.com/apptainer/singularity/issues/1182)
+        ("[ 1843.308145] NVRM: The NVIDIA GPU 0000:b3:00.0", "gpu-fallen-off-bus", "critical"),
+        (
+            "WARNING: Skipping user bind, non existent bind point (file) in container: "
+            "'/usr/bin/nvidia-smi'",
+            "container-gpu-error",
+            "warning",
         ),
     ]
     got = _levels([line for line, _, _ in cases])
