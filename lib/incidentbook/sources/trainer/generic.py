@@ -792,6 +792,7 @@ def parse(text: TrainerText, ctx: Context) -> Parsed:
                 "iteration",
                 _since_last=since_last,
                 _report=line.str.contains(_REPORT),
+                _shape=_shape(line),
             ),
             numbers,
         ],
@@ -828,10 +829,30 @@ def parse(text: TrainerText, ctx: Context) -> Parsed:
         notes.append(
             f"{where}: read as a trainer's progress lines by their field names ({', '.join(named)})"
         )
-    frame = frame.drop("_since_last", *(c for c in _COLUMNS if c.startswith("_"))).with_columns(
-        kind=pl.lit("generic")
-    )
-    return Parsed(records(frame), {}, [], notes)
+    frame = frame.drop("_since_last", *(c for c in _COLUMNS if c.startswith("_")))
+    return Parsed(records(_kinds(frame)), {}, [], notes)
+
+
+_SHAPE_CHARS = 16
+
+
+def _shape(line: pl.Expr) -> pl.Expr:
+    """A progress line's shape: its start without digits (`[Step /100] Loss: ` and
+    `[-- ::,] [INFO] [logging.py::log_dist] [Rank ] step=` are two shapes; the times and
+    counts of one shape's lines differ only in their digits)."""
+    return line.str.replace_all(r"\d+", "").str.head(_SHAPE_CHARS)
+
+
+def _kinds(frame: pl.DataFrame) -> pl.DataFrame:
+    """`kind` per line shape: `generic` for the first shape in the file, `generic-2` and on
+    for the others. A run's restart is judged per kind (timeline._segments), so a script's
+    own steps counted from 0 between DeepSpeed's `step=` lines counted from 1 are two
+    sequences going up, not a run restarting at every line."""
+    order = frame.group_by("_shape").agg(first=pl.col("line").min()).sort("first")
+    rank = dict(zip(order.get_column("_shape"), range(1, order.height + 1), strict=True))
+    number = pl.col("_shape").replace_strict(rank, return_dtype=pl.Int64)
+    kind = pl.when(number == 1).then(pl.lit("generic")).otherwise(pl.format("generic-{}", number))
+    return frame.with_columns(kind=kind).drop("_shape")
 
 
 FORMAT = TrainerFormat(

@@ -9,7 +9,9 @@ step is the epoch times the steps per epoch (train_steps_per_second x train_runt
 the last epoch), and each entry's time is spread from the run's start by
 train_runtime, in proportion to the epochs (stdout) or the steps (trainer_state.json)
 since the entry before: inferred, and an average pace, so a slow patch in the run is
-not visible in these times. The start is the last timestamped line before the first
+not visible in these times; where tqdm's training bar was drawn at their steps (the dicts,
+on a buffered stdout, reach the file in bursts long after), each takes the bar's elapsed
+time and rate at its step instead. The start is the last timestamped line before the first
 dict (an application's own log line) or, for trainer_state.json, incident.yaml's
 trainer.start. The Trainer prints no throughput per step (train_samples_per_second is
 the whole run's average), so none is read. Evaluation entries (`eval_*`) are left out.
@@ -152,11 +154,21 @@ def parse_stdout(text: TrainerText, ctx: Context) -> Parsed:
             if placed
             else f"the k-th dict is step k x {every}"
         )
-        notes.append(
-            f"{where}: the Trainer's dicts carry no time: spread over train_runtime "
-            f"{run['runtime']:.0f} s by epoch; {how} "
-            f"({steps_per_epoch * run['epoch']:.0f} steps / {frame.height} dicts)"
-        )
+        timed = _timed_by_bar(text, frame, every)
+        if timed is not None:
+            frame = timed
+            notes.append(
+                f"{where}: the Trainer's dicts carry no time and came in bursts, apart from "
+                f"its progress bar (buffered output); {how} "
+                f"({steps_per_epoch * run['epoch']:.0f} steps / {frame.height} dicts), and "
+                "its time and step time are the bar's elapsed time and rate at that step"
+            )
+        else:
+            notes.append(
+                f"{where}: the Trainer's dicts carry no time: spread over train_runtime "
+                f"{run['runtime']:.0f} s by epoch; {how} "
+                f"({steps_per_epoch * run['epoch']:.0f} steps / {frame.height} dicts)"
+            )
     elif frame.height > 1 and frame.get_column("_runtime").is_not_null().all():
         frame = _clocked(frame)
         notes.append(
@@ -186,32 +198,36 @@ def parse_stdout(text: TrainerText, ctx: Context) -> Parsed:
 # elapsed time the run's.
 
 
-def _bar_steps(text: TrainerText, frame: pl.DataFrame) -> pl.DataFrame | None:
-    """The dicts with the step, step time and elapsed time of the training bar's last draw
-    before each, where every dict has one and the steps go up; else None. The training
-    bar is the one drawn most often (an evaluation's bar counts its own batches)."""
+def _bar_draws(text: TrainerText) -> pl.DataFrame | None:
+    """Every draw of the training bar (line, _bar_step, _bar_time: seconds per step,
+    _bar_elapsed: seconds since the bar began), in the file's order; None without one.
+    The training bar is the one drawn most often (an evaluation's bar counts its own
+    batches); tqdm's redraws on one line (`\\r`) are each a draw."""
     bars = (
         text.lines.select("line", g=pl.col("text").str.extract_groups(TQDM_BAR))
         .unnest("g")
         .filter(pl.col("rate").is_not_null() & (pl.col("total") != "?"))
     )
-    if bars.height == 0 or frame.height == 0:
+    if bars.height == 0:
         return None
     total = bars.get_column("total").mode().sort().first()
-    seconds = clock_seconds(pl.col("elapsed"))
     rate = pl.col("rate").cast(pl.Float64)
-    bars = (
-        bars.filter(pl.col("total") == total)
-        .select(
-            pl.col("line").cast(pl.Int64),
-            _bar_step=pl.col("count").cast(pl.Int64),
-            _bar_time=pl.when(pl.col("unit") == "s/it").then(rate).otherwise(1 / rate),
-            _bar_elapsed=seconds,
-        )
-        # a line's last draw (tqdm redraws a bar on one line)
-        .unique("line", keep="last", maintain_order=True)
-        .sort("line")
+    return bars.filter(pl.col("total") == total).select(
+        pl.col("line").cast(pl.Int64),
+        _bar_step=pl.col("count").cast(pl.Int64),
+        _bar_time=pl.when(pl.col("unit") == "s/it").then(rate).otherwise(1 / rate),
+        _bar_elapsed=clock_seconds(pl.col("elapsed")),
     )
+
+
+def _bar_steps(text: TrainerText, frame: pl.DataFrame) -> pl.DataFrame | None:
+    """The dicts with the step, step time and elapsed time of the training bar's last draw
+    before each, where every dict has one and the steps go up; else None."""
+    draws = _bar_draws(text)
+    if draws is None or frame.height == 0:
+        return None
+    # a line's last draw (tqdm redraws a bar on one line)
+    bars = draws.unique("line", keep="last", maintain_order=True).sort("line")
     got = (
         frame.with_columns(pl.col("line").cast(pl.Int64))
         .sort("line")
@@ -223,6 +239,34 @@ def _bar_steps(text: TrainerText, frame: pl.DataFrame) -> pl.DataFrame | None:
     elapsed = pl.col("_bar_elapsed")
     return got.with_columns(
         iteration=pl.col("_bar_step"),
+        step_time=pl.coalesce("step_time", "_bar_time"),
+        span=elapsed.diff().fill_null(elapsed),
+    ).drop("_bar_step", "_bar_time", "_bar_elapsed")
+
+
+def _timed_by_bar(text: TrainerText, frame: pl.DataFrame, every: int) -> pl.DataFrame | None:
+    """Dicts whose steps are known (`iteration`), dated by the training bar's draw at each
+    step: its elapsed time (as `span`, the time since the dict before) and its rate (the
+    step time), where the bar was drawn at every dict's step or in the `every` steps
+    before it; else None. With stdout buffered (`nohup`, a pipe) the dicts come in bursts
+    long after their steps, while tqdm's bar, on stderr, was drawn as they ran: the bar's
+    clock shows a slow patch that train_runtime's average pace hides."""
+    draws = _bar_draws(text)
+    if draws is None or frame.height == 0:
+        return None
+    draws = (
+        draws.select("_bar_step", "_bar_time", "_bar_elapsed")
+        .unique("_bar_step", keep="last", maintain_order=True)
+        .sort("_bar_step")
+    )
+    got = frame.sort("iteration").join_asof(
+        draws, left_on="iteration", right_on="_bar_step", strategy="backward"
+    )
+    near = (pl.col("iteration") - pl.col("_bar_step")) < every
+    if got.select((pl.col("_bar_step").is_null() | ~near).any()).item():
+        return None
+    elapsed = pl.col("_bar_elapsed")
+    return got.with_columns(
         step_time=pl.coalesce("step_time", "_bar_time"),
         span=elapsed.diff().fill_null(elapsed),
     ).drop("_bar_step", "_bar_time", "_bar_elapsed")

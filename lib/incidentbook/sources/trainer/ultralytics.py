@@ -8,7 +8,9 @@
 A row's columns are named by the header above it; its loss is the sum of the `*_loss`
 columns (Ultralytics' loss is the sum of its parts, which it prints as the epoch's running
 means). tqdm's part says the batch within the epoch (`16/16`) and its rate, smoothed
-(`2.65it/s`, or `1.80s/it` when slower than one a second): the step time. The step is
+(`2.65it/s`, or `1.80s/it` when slower than one a second): the step time. Ultralytics
+8.3 and later draw their own bar, the count and rate after it (`4% ━──── 300/6848
+2.7it/s 1:50<39:58`). The step is
 the epoch as printed times the epoch's batches plus the batch (one count across epochs;
 YOLOv5 prints epochs from 0, later versions from 1). Validation rows (`Class`, `all`) are
 not steps. No row carries a time of day: rows are dated from incident.yaml's
@@ -30,10 +32,12 @@ from incidentbook.sources.trainer.base import (
 )
 
 _HEADER = r"^\s*Epoch\s+GPU_mem\s+(?P<names>.*?)\s*$"
+# (tqdm's bar `4%|▏  | 300/6848 [01:50<39:58, 2.70it/s]`, or Ultralytics' own since 8.3,
+# `4% ━────── 300/6848 2.7it/s 1:50<39:58`: the count, then the rate)
 _ROW = (
     r"^\s*(?P<epoch>\d+)/(?P<epochs>\d+)\s+(?P<mem>[\d.]+[KMGT]?)\s+(?P<values>[^:]*?)\s*:\s+"
-    r"\d+%\|[^|]*\|\s*(?P<batch>\d+)/(?P<batches>\d+)\s*\[[^\]<]*<[^\],]*,\s*"
-    r"(?P<rate>[\d.]+)(?P<rate_unit>it/s|s/it)\]"
+    r"\d+%\s*(?:\|[^|]*\||\S+)\s*(?P<batch>\d+)/(?P<batches>\d+)\s*(?:\[[^\]<]*<[^\],]*,\s*)?"
+    r"(?P<rate>[\d.]+)(?P<rate_unit>it/s|s/it)\b"
 )
 # (or rows with no header above them, as a pasted excerpt starts: the epoch, the memory,
 # the running losses, then Instances and Size before tqdm's bar)
