@@ -6640,3 +6640,90 @@ def test_classes_of_the_ca_blind_round() -> None:
     ]
     got = _levels([line for line, _, _ in cases])
     assert got == [(sig, level) for _, sig, level in cases]
+
+
+def test_classes_of_the_cd_blind_round() -> None:
+    cases = [
+        # https://github.com/NVIDIA/nccl/issues/1684
+        (
+            (
+                "172-27-101-52:959:959 [0] transport/p2p.cc:944 NCCL WARN rank 0 failed "
+                "to IPC register userbuff 0x7f3f56000000 buffSize 37748736 nPeers 2 "
+                "isLegacyIpc 0x7ffe49900be0"
+            ),
+            "nccl-error",
+            "info",
+        ),
+        # https://github.com/NVIDIA/nccl/issues/1669
+        ("[rtptest1621:405884] *** Process received signal ***", "process-fatal-signal", "error"),
+        # https://github.com/NVIDIA/Fuser/issues/2497
+        (
+            (
+                "[I628 20:15:42.000370615 ProcessGroupNCCL.cpp:1501] [PG  Rank 1] main "
+                "process destroyed cuda before watchdog loop exited, terminating "
+                "watchdog. (Watchdog caught exception: CUDA error: driver shutting down"
+            ),
+            "cuda-error",
+            "info",
+        ),
+        # https://github.com/vllm-project/vllm/issues/17098
+        (
+            (
+                "ERROR 04-15 00:31:11 worker_base.py:574] RuntimeError: Triton Error "
+                "[CUDA]: an illegal memory access was encountered"
+            ),
+            "cuda-error",
+            "error",
+        ),
+        # https://github.com/pytorch/pytorch/issues/148976
+        ("  exitcode  : 1 (pid: 340055)", "trainer-crash", "error"),
+        # https://github.com/verl-project/verl/issues/870
+        (
+            "(WorkerDict pid=9092) WARN: grad_norm is not finite: nan",
+            "training-nan-loss",
+            "warning",
+        ),
+        # https://github.com/google/grain/issues/802
+        (
+            (
+                "2025-04-05 18:39:10.837611: E "
+                "external/xla/xla/tsl/distributed_runtime/coordination/"
+                "coordination_service.cc:962] "
+                "/job:jax_worker/replica:0/task:1 unexpectedly tried to connect with a "
+                "different incarnation. It has likely restarted."
+            ),
+            "xla-coordination-error",
+            "error",
+        ),
+        # https://github.com/google/grain/issues/802
+        (
+            (
+                "E0405 18:39:10.837983     387 coordination_service_agent.cc:455] "
+                "Polled an error from coordination service (this can be an error from "
+                "this or another task)."
+            ),
+            "xla-coordination-error",
+            "error",
+        ),
+        # https://github.com/kwsong0113/diffusion-forcing-transformer/issues/31
+        (
+            (
+                "socketPollConnect: connect to 22.11.219.25<47479> returned Connection "
+                "refused, exceeded error retry count after 35 attempts"
+            ),
+            "nccl-error",
+            "error",
+        ),
+        # https://github.com/NVIDIA/nccl/pull/1618
+        (
+            (
+                "[03/16][2025-02-25 15:46:48,390] [misc/socket.cc:551] "
+                "[s11gn1268:pid=3987720] NCCL INFO socketPollConnect: connect returned "
+                "Connection timed out, retrying (1/34) after sleep for 100 msec"
+            ),
+            "nccl-error",
+            "warning",
+        ),
+    ]
+    got = _levels([line for line, _, _ in cases])
+    assert got == [(sig, level) for _, sig, level in cases]
