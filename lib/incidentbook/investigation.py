@@ -26,8 +26,9 @@ from incidentbook.metrics.analysis import (
     default_baseline,
     findings_frame,
 )
-from incidentbook.metrics.data import Metrics
+from incidentbook.metrics.data import Metrics, MetricsReceipt, NoMetricsError
 from incidentbook.metrics.diagnosis import Diagnosis, explain, verdict_record
+from incidentbook.metrics.frames import SIGNAL_SCHEMA
 from incidentbook.metrics.signals import SignalPack
 from incidentbook.record.model import Correlation, Finding, Verdict
 from incidentbook.record.taxonomy import Taxonomy, taxonomy_of
@@ -155,6 +156,25 @@ def investigate_logs(
     return result, logs.receipt
 
 
+def _logs_only(
+    folder: IncidentFolder, window: TimeWindow, why: NoMetricsError, logs: bool
+) -> Metrics:
+    """No metrics at all, but logs: an empty signal frame, so that the logs are analysed
+    alone (dmesg and a job's output are often all that is left of an incident), and a note
+    that says so. Without logs (or with them turned off) the metrics' error stands."""
+    if not logs or not _has_logs(folder):
+        raise why
+    receipt = MetricsReceipt(
+        remarks=[f"{why}; the logs alone are analysed (no metric can show the job's loss)"]
+    )
+    return Metrics(frame=SIGNAL_SCHEMA.to_frame(), receipt=receipt, window=window)
+
+
+def _has_logs(folder: IncidentFolder) -> bool:
+    root = folder.logs_dir
+    return root.is_dir() and any(p.is_file() for p in root.rglob("*"))
+
+
 def _first(sources: list[Source], ask) -> object | None:
     """The first source's answer that is not None: a source that has none passes."""
     for source in sources:
@@ -204,7 +224,10 @@ def investigate(
     sources: list[Source] = [FolderSource(folder, boot_times=boot_times)]
     if source is not None:
         sources.insert(0, open_source(source, selectors=spec.cluster.selectors))
-    metrics = _first(sources, lambda s: s.metrics(window, wanted))
+    try:
+        metrics = _first(sources, lambda s: s.metrics(window, wanted))
+    except NoMetricsError as exc:
+        metrics = _logs_only(folder, window, exc, logs)
     baseline, assumed = folder.baseline_for(window, metrics.frame, default_baseline(window))
     metrics.receipt.assumptions.extend(assumed)
     result = analyze(

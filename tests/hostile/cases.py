@@ -505,6 +505,16 @@ def _(tmp):
 def _(tmp):
     root = incident(tmp)
     shutil.rmtree(root / "metrics")
+    shutil.rmtree(root / "logs")
+    return analyze(root)
+
+
+@case(
+    "metrics-absent-logs-alone", "metrics", "note", "has no metrics", "the logs alone are analysed"
+)
+def _(tmp):
+    root = incident(tmp)
+    shutil.rmtree(root / "metrics")
     return analyze(root)
 
 

@@ -13,6 +13,7 @@ from __future__ import annotations
 import contextlib
 import json
 import os
+import shutil
 import signal
 import subprocess
 import sys
@@ -382,6 +383,7 @@ def _state(pid: int) -> str:
 def test_regen_refuses_two_incidents_with_one_id(tmp_path):
     incidents = tmp_path / "incidents"
     first = incident(incidents / "a", frames=[])  # no metrics: its run fails fast, clearly
+    shutil.rmtree(first / "logs")  # (nor logs: with logs alone, they would be analysed)
     incident(incidents / "b")  # the same id
     done = subprocess.run(
         [str(EXE), "regen", str(incidents), "--out", str(tmp_path / "out")],

@@ -18,6 +18,11 @@ class MetricsError(IncidentbookError):
     """Metrics that cannot be read: a bad file, a wrong column, a naive timestamp."""
 
 
+class NoMetricsError(MetricsError):
+    """The folder holds no metrics at all (no files under metrics/, no trainer log, no
+    TensorBoard files): not a file that could not be read, which stays a MetricsError."""
+
+
 class NoDataError(MetricsError):
     """Nothing to analyse in the window."""
 

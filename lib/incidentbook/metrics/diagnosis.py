@@ -387,6 +387,32 @@ def _lead_text(lag: float) -> str:
     return f"{amount} {'before' if lag < 0 else 'after'}"
 
 
+def _unmeasured(primary: Signal, logs: list[Finding]) -> dict:
+    """The verdict when the folder holds no metrics, only logs: whether and when the job
+    slowed cannot be said, so nothing is a cause; the logs' worst finding is named as the
+    place to start."""
+    failures = [f for f in logs if f.kind == "signature"]
+    lead = (
+        f"the logs' worst finding: {failures[0].summary}"
+        if failures
+        else "the logs show no failure a signature knows"
+    )
+    return {
+        "cause": None,
+        "hosts": [],
+        "gpus": [],
+        "onset": failures[0].start if failures else None,
+        "confidence": 0.0,
+        "confidence_why": "the folder holds no metrics, so no symptom can be measured",
+        "summary": (
+            f"No metrics: whether and when {lower_label(primary.label)} fell cannot be "
+            f"measured from logs alone; {lead.rstrip('.')}."
+        ),
+        "evidence": [],
+        "alternatives": [],
+    }
+
+
 def verdict(
     explained: list[Explanation],
     symptom: list[Episode],
@@ -606,7 +632,12 @@ def explain(
     host_eps = [e for e in found.episodes if e.hosts and e.kind == "host"]
     _find_precursors(explained, host_eps, allowed, baseline, tolerance)
     psig = signals.get(primary) or Signal(name=primary, label=primary, kind="gauge", metric=primary)
-    v = verdict(explained, found.symptom, psig, allowed, hosts_total, tolerance)
+    measured = frame is None or frame.height > 0
+    v = (
+        verdict(explained, found.symptom, psig, allowed, hosts_total, tolerance)
+        if measured
+        else _unmeasured(psig, list(logs))
+    )
     correlations = [correlation(c, allowed, psig) for c in ranked]
     return Diagnosis(ranked, explained, v, correlations)
 

@@ -22,7 +22,14 @@ from incidentbook.errors import LoadNote, grouped_notes
 from incidentbook.incident import IncidentFolder
 from incidentbook.logs.data import CANNOT_OPEN, LogsError, Recognise
 from incidentbook.logs.read import Logs, read_logs
-from incidentbook.metrics.data import Metrics, MetricsError, MetricsReceipt, NoDataError, find_gaps
+from incidentbook.metrics.data import (
+    Metrics,
+    MetricsError,
+    MetricsReceipt,
+    NoDataError,
+    NoMetricsError,
+    find_gaps,
+)
 from incidentbook.metrics.frames import RAW_SCHEMA, signal_frames
 from incidentbook.metrics.signals import Signal
 from incidentbook.sources.files import (
@@ -252,7 +259,8 @@ class FolderSource:
         if not parts:
             if empty:
                 raise NoDataError("; ".join(empty) + left)
-            raise MetricsError(
+            error = NoMetricsError if not unread else MetricsError
+            raise error(
                 f"{self.folder.path} has no metrics: no metrics files under metrics/ "
                 "(.parquet, .csv, or OpenMetrics .om/.prom), no trainer log and no "
                 f"TensorBoard event files{left}"
