@@ -4930,6 +4930,12 @@ POSITIVES += [
         "netdev-refcount-wait",
         {"netdev": "lo", "usage_count": "5"},
     ),
+    # https://lore.kernel.org/intel-wired-lan/af9a8640-0905-7ba6-7168-31cdf3c4f422@candelatech.com/
+    (
+        "Mar 09 06:08:19 ct523c-6987 kernel: ixgbe 0000:15:00.0: Adapter removed",
+        "nic-adapter-error",
+        {"device": "0000:15:00.0", "removed": "Adapter removed"},
+    ),
     # https://github.com/ollama/ollama/issues/4342
     (
         "May 11 10:54:31 localhost kernel: [<ffffffffc074bf28>] ? nvidia_ioctl.isra.22+0x728/0x910 "
@@ -6724,6 +6730,86 @@ def test_classes_of_the_cd_blind_round() -> None:
             "nccl-error",
             "warning",
         ),
+    ]
+    got = _levels([line for line, _, _ in cases])
+    assert got == [(sig, level) for _, sig, level in cases]
+
+
+def test_classes_of_the_cc_blind_round() -> None:
+    cases = [
+        # https://lore.kernel.org/all/20200601063918.GD2282@nanopsycho/
+        (
+            ("[  198.745836] bnxt_en 0000:3b:00.0 p1p1: Reload driver to complete reset"),
+            "nic-adapter-error",
+            "warning",
+        ),
+        # https://lore.kernel.org/all/20190515090622.798553525@linuxfoundation.org/
+        (
+            "[133194.259000] bond0: making interface ens4f1 the new active one",
+            "ethernet-link-down",
+            "warning",
+        ),
+        # https://lore.kernel.org/linux-edac/cb484717e2600ae729b55ccfc92e807d88e5ab31.camel@web.de/
+        (
+            (
+                "2026-02-13T12:47:34.505729+01:00 [T449218] [Hardware Error]: Deferred "
+                "error, no action required."
+            ),
+            "hardware-error-report",
+            "warning",
+        ),
+        # https://lore.kernel.org/intel-wired-lan/CAOLZvyGSi9jorwKfcpWrnv0=oYf-vTxY_K-mUecQTir3HNyNHw@mail.gmail.com/
+        (
+            ("[284945.387974] i40e 0000:01:00.0: VSI seid 390 Rx ring 1 disable timeout"),
+            "nic-adapter-error",
+            "error",
+        ),
+        # https://lore.kernel.org/intel-wired-lan/FA05D61D-3E1A-4C0E-BE32-CD427DFEEAD2@gmail.com/
+        (
+            (
+                "Sep  3 10:05:39  [193378.950513][   C10] ixgbe 0000:02:00.1 eth1: "
+                "initiating reset due to tx timeout"
+            ),
+            "ethernet-tx-timeout",
+            "error",
+        ),
+        # https://lore.kernel.org/intel-wired-lan/ea05a9d-b8b8-216f-d99-9b794f19f2cf@praktifix.dwd.de/
+        (
+            (
+                "Oct 15 10:53:35 hermes kernel: ice 0000:e2:00.1: not enough device "
+                "MSI-X vectors. requested = 260, available = 252"
+            ),
+            "nic-adapter-error",
+            "warning",
+        ),
+        # https://lore.kernel.org/intel-wired-lan/ea05a9d-b8b8-216f-d99-9b794f19f2cf@praktifix.dwd.de/
+        (
+            ("Oct 15 10:53:35 hermes kernel: ice: probe of 0000:e2:00.1 failed with error -5"),
+            "nic-adapter-error",
+            "error",
+        ),
+        # https://lore.kernel.org/linux-rdma/8328f0ab-fbd8-5d43-fbb3-f2954ccbd779@praktifix.dwd.de/
+        ("kernel: ib0: failed to allocate device WQ", "ib-hca-error", "error"),
+        # https://lore.kernel.org/ceph-devel/47f0a04ce6664116a11cfdb5a458e252@nl.team.blue/
+        (
+            (
+                "Apr 14 05:47:35 hv1 kernel: [647830.671263] rbd: rbd14: pre object map "
+                "update failed: -16"
+            ),
+            "shared-filesystem-error",
+            "error",
+        ),
+        # https://lore.kernel.org/intel-wired-lan/af9a8640-0905-7ba6-7168-31cdf3c4f422@candelatech.com/
+        (
+            (
+                "Mar 09 06:08:19 ct523c-6987 kernel: ixgbe 0000:15:00.0: Warning "
+                "firmware error detected FWSM: 0xFFFFFFFF"
+            ),
+            "nic-adapter-error",
+            "error",
+        ),
+        # https://lore.kernel.org/linux-nvme/20200321040207.GA11659@chelsio.com/
+        ("[ +15.955424] block nvme0n1: no usable path - requeuing I/O", "nvme-error", "warning"),
     ]
     got = _levels([line for line, _, _ in cases])
     assert got == [(sig, level) for _, sig, level in cases]
