@@ -574,6 +574,10 @@ def test_messages_without_any_time_take_their_files_date(tmp_path):
         "mlperf_lambda_llama70b_lora_teardown_healthy.log",
         "mlperf_oracle_64node_nccl_proxy_teardown_healthy.log",
         "gh200_slurmctld_foreground_nodes_not_responding.log",
+        # the sixteenth
+        "rtxpro_serving_box_journal_xid79_onset.log",
+        "rtxpro_serving_box_journal_xid154_teardown.log",
+        "v100_homelab_nvidia_smi_healthy.log",
     ],
 )
 def test_every_excerpt_is_read_whole(tmp_path, name):
@@ -1170,3 +1174,23 @@ def test_the_fifteenth_excerpt_sets_misses_are_known(tmp_path):
     levels = {r[0]: (r[1], r[2]) for r in got.select("line", "signature", "level").iter_rows()}
     assert levels[37] == ("slurm-node-drained", "warning")
     assert levels[16] == levels[17] == ("slurm-node-not-responding", "warning")
+
+
+def test_the_sixteenth_excerpt_sets_lost_gpu_is_known_line_by_line(tmp_path):
+    """A journal after Xid 79: the driver's channel recovery names the Xid with the GPU's
+    index before it (`NVRM: GPU0 krcRcAndNotifyAllChannels_IMPL: RC all channels for
+    critical error 79.`), then the GPU-attached sanity check fails 24 times (a lost GPU),
+    and later the crash data cannot be saved and the GPU's timer reads all ones. 2 of these
+    27 lines were flagged before, 27 after."""
+    catalog = load_catalog()
+
+    def levels(name: str) -> dict[int, tuple[str | None, str | None]]:
+        frame, _ = read(copied(tmp_path, EXCERPTS / name), recognise=recogniser(catalog))
+        got = match(frame, catalog).with_columns(level=line_severity(catalog))
+        return {r[0]: (r[1], r[2]) for r in got.select("line", "signature", "level").iter_rows()}
+
+    onset = levels("rtxpro_serving_box_journal_xid79_onset.log")
+    assert onset[6] == ("nvidia-xid", "critical")
+    assert all(onset[n] == ("gpu-fallen-off-bus", "critical") for n in range(7, 31))
+    teardown = levels("rtxpro_serving_box_journal_xid154_teardown.log")
+    assert [teardown[n] for n in (7, 8, 9)] == [("gpu-driver-error", "error")] * 3
