@@ -53,3 +53,15 @@ def test_logs_turned_off_keep_the_error(tmp_path):
     root = _folder(tmp_path, "sglang_2node_nccl_ib_loc_prot_err.log")
     with pytest.raises(MetricsError, match="has no metrics"):
         investigate(root, logs=False)
+
+
+def test_an_untimed_trainer_log_alone_says_what_it_needs(tmp_path):
+    # verl's console output has no time on its lines: with no trainer.start in
+    # incident.yaml its steps cannot be placed, which used to end the analysis
+    root = _folder(tmp_path)
+    trainer = Path(__file__).parent / "data" / "trainer" / "verl_dstack-configs-ppo-qwen7b.log"
+    shutil.copyfile(trainer, root / "logs" / trainer.name)
+    inv = investigate(root)
+    note = next(n for n in inv.notes if "has no metrics it can use" in n)
+    assert "no trainer.start in incident.yaml" in note and "the logs alone are analysed" in note
+    assert inv.verdict.summary.startswith("No metrics:")

@@ -257,6 +257,13 @@ class FolderSource:
         # Files under metrics/ no reader took are said whatever else gave samples.
         left = "".join(f"; {n}" for n in grouped_notes(unread)) if not files else ""
         if not parts:
+            if empty and not files and not unread:
+                # Only a trainer log or TensorBoard files, and they gave nothing (a log
+                # with no time to place its steps by): no metrics, as for a folder of
+                # logs alone, with the reason said.
+                raise NoMetricsError(
+                    f"{self.folder.path} has no metrics it can use: " + "; ".join(empty)
+                )
             if empty:
                 raise NoDataError("; ".join(empty) + left)
             error = NoMetricsError if not unread else MetricsError
