@@ -4930,6 +4930,13 @@ POSITIVES += [
         "netdev-refcount-wait",
         {"netdev": "lo", "usage_count": "5"},
     ),
+    # https://github.com/aws/aws-parallelcluster/issues/6641
+    (
+        "   JobState=PENDING Reason=BadConstraints FailedNode=sp-r7a-m-dy-sp-8-gb-1-cores-1 "
+        "Dependency=(null)",
+        "slurm-job-cannot-start",
+        {"job_reason": "BadConstraints"},
+    ),
     # https://lore.kernel.org/intel-wired-lan/af9a8640-0905-7ba6-7168-31cdf3c4f422@candelatech.com/
     (
         "Mar 09 06:08:19 ct523c-6987 kernel: ixgbe 0000:15:00.0: Adapter removed",
@@ -6810,6 +6817,102 @@ def test_classes_of_the_cc_blind_round() -> None:
         ),
         # https://lore.kernel.org/linux-nvme/20200321040207.GA11659@chelsio.com/
         ("[ +15.955424] block nvme0n1: no usable path - requeuing I/O", "nvme-error", "warning"),
+    ]
+    got = _levels([line for line, _, _ in cases])
+    assert got == [(sig, level) for _, sig, level in cases]
+
+
+def test_classes_of_the_ce_blind_round() -> None:
+    cases = [
+        # https://github.com/SlinkyProject/containers/issues/20
+        ("State=IDLE+DRAIN+DYNAMIC_NORM+INVALID_REG", "slurm-node-drained", "warning"),
+        # https://github.com/ray-project/ray/issues/8575
+        (
+            (
+                "2020-05-23 20:35:32,129\tINFO autoscaler.py:617 -- StandardAutoscaler: "
+                "4/4 target nodes (0 pending) (4 failed to update) (bringup=True)"
+            ),
+            "trainer-crash",
+            "warning",
+        ),
+        # https://github.com/rllm-org/rllm/issues/35
+        (
+            (
+                "(autoscaler +34s) Error: No available node types can fulfill resource "
+                "request defaultdict(<class 'float'>, {'CPU': 8.0, 'GPU': 8.0}). Add "
+                "suitable node types to this cluster to resolve this issue."
+            ),
+            "k8s-pod-unschedulable",
+            "warning",
+        ),
+        # https://github.com/NVIDIA/k8s-device-plugin/issues/1220
+        (
+            ("E0506 17:45:45.421956       1 factory.go:112] Incompatible strategy detected auto"),
+            "k8s-device-plugin-error",
+            "error",
+        ),
+        # https://github.com/NVIDIA/k8s-device-plugin/issues/1220
+        (
+            (
+                "E0506 17:45:45.442750       1 main.go:173] error starting plugins: "
+                "error getting plugins: unable to create plugins: failed to construct "
+                "resource managers: invalid device discovery strategy"
+            ),
+            "k8s-device-plugin-error",
+            "error",
+        ),
+        # https://github.com/aws/aws-parallelcluster/issues/6641
+        (
+            (
+                "                11 sp-8-gb-1 spotrest  gwolski PD       0:00      1 "
+                "(BadConstraints)"
+            ),
+            "slurm-job-cannot-start",
+            "warning",
+        ),
+        # https://github.com/aws/aws-parallelcluster/issues/6641
+        (
+            (
+                "   JobState=PENDING Reason=BadConstraints "
+                "FailedNode=sp-r7a-m-dy-sp-8-gb-1-cores-1 Dependency=(null)"
+            ),
+            "slurm-job-cannot-start",
+            "warning",
+        ),
+        # https://github.com/Project-HAMi/volcano-vgpu-device-plugin/issues/134
+        (
+            (
+                "Jun 05 10:59:27 cn-linux-005 kubelet[55792]: E0605 10:59:27.878147   "
+                '55792 client.go:90] "ListAndWatch ended unexpectedly for device '
+                'plugin" err="rpc error: code = ResourceExhausted desc = grpc: received '
+                'message larger than max (9052428 vs. 4194304)" '
+                'resource="volcano.sh/vgpu-memory"'
+            ),
+            "k8s-device-plugin-error",
+            "error",
+        ),
+        # https://github.com/volcano-sh/devices/issues/58
+        (
+            (
+                "2024-03-07T10:55:48.374277561Z stderr F panic: runtime error: invalid "
+                "memory address or nil pointer dereference"
+            ),
+            "process-fatal-signal",
+            "error",
+        ),
+        # https://github.com/hmcts/cnp-flux-config/pull/13765
+        (
+            (
+                "39m         Warning   FailedCreate                      "
+                "statefulset/fpl-case-service-pr-3308-es-master                         "
+                "     create Pod fpl-case-service-pr-3308-es-master-0 in StatefulSet "
+                "fpl-case-service-pr-3308-es-master failed error: pods "
+                '"fpl-case-service-pr-3308-es-master-0" is forbidden: failed quota: '
+                "fpl-quota: must specify requests.cpu,requests.memory"
+            ),
+            "k8s-pod-failed",
+            "warning",
+        ),
     ]
     got = _levels([line for line, _, _ in cases])
     assert got == [(sig, level) for _, sig, level in cases]
