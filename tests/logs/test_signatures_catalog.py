@@ -4930,6 +4930,13 @@ POSITIVES += [
         "netdev-refcount-wait",
         {"netdev": "lo", "usage_count": "5"},
     ),
+    # Lumi-supercomputer/LUMI-training-materials @ d64bc58c837877c9c1309c17b5f43bb633a7b427,
+    # docs/2day-20260422/202-Binding.md
+    (
+        "OMP: Warning #124: Ignoring invalid OS proc ID 16.",
+        "cpu-binding-invalid",
+        {"proc_id": "16"},
+    ),
     # https://github.com/aws/aws-parallelcluster/issues/6641
     (
         "   JobState=PENDING Reason=BadConstraints FailedNode=sp-r7a-m-dy-sp-8-gb-1-cores-1 "
@@ -6911,6 +6918,69 @@ def test_classes_of_the_ce_blind_round() -> None:
                 "fpl-quota: must specify requests.cpu,requests.memory"
             ),
             "k8s-pod-failed",
+            "warning",
+        ),
+    ]
+    got = _levels([line for line, _, _ in cases])
+    assert got == [(sig, level) for _, sig, level in cases]
+
+
+def test_classes_of_the_cf_false_alarm_round() -> None:
+    cases = [
+        # mlcommons/training_results_v4.0 @ 6fe954378efe4a1a1bd665550b18ff8f26018def,
+        # Dell/results/R760xax4L40S/ssd/result_4.txt
+        (
+            (
+                "Error response from daemon: No such exec instance: "
+                "99c1f35a70c4dd584b004617a13734916fe34932b79fa78cd1f9f0504a090614"
+            ),
+            "container-start-failed",
+            "info",
+        ),
+        # mlcommons/training_results_v4.1 @ b87b9e396f771345d4ef122ba33456304f15228d,
+        # Lambda/results/lambda_1cc_n2_H100-SXM-80GB_ngc24.04_nemo/llama2_70b_lora/
+        # result_240928173110932524937_1.txt
+        (
+            (
+                " 0: slurmstepd: error: NVML: Failed to get Compute running procs(7): "
+                "Insufficient Size"
+            ),
+            "slurm-error",
+            "info",
+        ),
+        # mlcommons/training_results_v4.0 @ 6fe954378efe4a1a1bd665550b18ff8f26018def,
+        # Oracle/benchmarks/resnet/implementations/results/240501025446216620195_1.log
+        (
+            (
+                "[compute-hpc-node-25:363735] OPAL ERROR: Unreachable in file "
+                "pmix3x_client.c at line 111"
+            ),
+            "mpi-job-failed",
+            "error",
+        ),
+        # AMD-AGI/Primus @ ec4cd772d6bc11bbc3e10bdd1a8c8953034bfddb,
+        # pilot/pilot/state/runs/dsv2_lite_fp8_mi355x_20260511T024914Z_r1_c1_bd2e3996/train.log
+        (
+            "[NODE-0(mi355-gpu-26)] [ERROR] primus launcher exited with code 1",
+            "trainer-crash",
+            "error",
+        ),
+        # AI-Hypercomputer/gpu-recipes @ 9e10748bde950453f7ca16721a6276c446320053,
+        # training/a4/custom/qwen2-5-32b/logs/
+        # qwen2-5-32b-16gpu-sptrue-tp1-pp2-cp1-vp32-gbs512-mbs1.log
+        (
+            (
+                "WARNING: GPU initialization took too long. Please run the NVIDIA "
+                "persistence daemon."
+            ),
+            "nvidia-driver-unavailable",
+            "warning",
+        ),
+        # mlcommons/training_results_v4.0 @ 6fe954378efe4a1a1bd665550b18ff8f26018def,
+        # smc/benchmarks/bert/implementations/pytorch/results/240419135535325785707_1.log
+        (
+            "0: libnuma: Warning: cpu argument 64-71 is out of range",
+            "cpu-binding-invalid",
             "warning",
         ),
     ]
