@@ -54,6 +54,20 @@ CHROMIUM_ARGS = [
 """Debian's chromium, headless, as root, offline."""
 
 
+def logs_incident(tmp_path: Path, files: list[Path], **spec) -> Path:
+    """An incident folder holding these files under logs/ and no metrics: incident.yaml's
+    fields are `spec` over a minimal description."""
+    import yaml
+
+    root = tmp_path / "incident"
+    (root / "logs").mkdir(parents=True)
+    for path in files:
+        shutil.copyfile(path, root / "logs" / path.name)
+    described = {"id": "logs-only", "title": "Logs and no metrics", **spec}
+    (root / "incident.yaml").write_text(yaml.safe_dump(described))
+    return root
+
+
 def missing(reason: str, provider: str = "scripts/system-deps.sh") -> None:
     """Skip on a developer's machine; in CI a missing part is a failure, never a skip."""
     if IN_CI:

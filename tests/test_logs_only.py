@@ -7,8 +7,8 @@ import shutil
 from pathlib import Path
 
 import pytest
-import yaml
 
+from conftest import logs_incident
 from incidentbook.investigation import investigate
 from incidentbook.metrics.data import MetricsError
 
@@ -16,18 +16,12 @@ EXCERPTS = Path(__file__).parent / "logs" / "corpus" / "excerpts"
 
 
 def _folder(tmp_path: Path, *logs: str) -> Path:
-    root = tmp_path / "incident"
-    (root / "logs").mkdir(parents=True)
-    for name in logs:
-        shutil.copyfile(EXCERPTS / name, root / "logs" / name)
-    spec = {
-        "id": "logs-only",
-        "title": "A job's logs, no metrics",
-        "window": {"start": "2026-01-01T00:00:00+00:00", "end": "2027-01-01T00:00:00+00:00"},
-        "cluster": {"name": "c", "nodes": 2},
-    }
-    (root / "incident.yaml").write_text(yaml.safe_dump(spec))
-    return root
+    return logs_incident(
+        tmp_path,
+        [EXCERPTS / name for name in logs],
+        window={"start": "2026-01-01T00:00:00+00:00", "end": "2027-01-01T00:00:00+00:00"},
+        cluster={"name": "c", "nodes": 2},
+    )
 
 
 def test_a_folder_of_logs_alone_is_analysed(tmp_path):

@@ -3,15 +3,13 @@
 from __future__ import annotations
 
 import re
-import shutil
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
 
 import polars as pl
 import pytest
-import yaml
 
-from conftest import REPO
+from conftest import REPO, logs_incident
 from incidentbook.incident import TrainerSpec
 from incidentbook.metrics.signals import load_pack
 from incidentbook.sources import SOURCES, open_source
@@ -246,19 +244,15 @@ def test_nothing_readable_is_a_note_never_a_traceback(tmp_path):
 
 
 def _folder(tmp_path: Path, files: list[str], trainer: dict | None = None) -> Path:
-    root = tmp_path / "incident"
-    (root / "logs").mkdir(parents=True)
-    for name in files:
-        shutil.copy(DATA / name, root / "logs" / name)
-    spec = {
-        "id": "trainer-only",
-        "title": "A trainer log and nothing else",
-        "window": {"start": "2021-05-23T08:00:00Z", "end": "2021-05-23T09:00:00Z"},
-        "cluster": {"name": "jz", "nodes": 8},
+    return logs_incident(
+        tmp_path,
+        [DATA / name for name in files],
+        id="trainer-only",
+        title="A trainer log and nothing else",
+        window={"start": "2021-05-23T08:00:00Z", "end": "2021-05-23T09:00:00Z"},
+        cluster={"name": "jz", "nodes": 8},
         **({"trainer": trainer} if trainer else {}),
-    }
-    (root / "incident.yaml").write_text(yaml.safe_dump(spec))
-    return root
+    )
 
 
 def test_a_folder_with_only_a_trainer_log_has_metrics(tmp_path):
