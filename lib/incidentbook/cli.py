@@ -292,7 +292,9 @@ def analyze(
     source: str | None,
     boot_time: tuple[str, ...],
 ) -> None:
-    """Find what happened in an incident folder's window: findings and what coincided."""
+    """Find what happened in an incident folder's window: findings and what coincided.
+
+    A folder with logs and no metrics at all is analysed from its logs alone."""
     from incidentbook.investigation import investigate
     from incidentbook.logs.read import parse_boot_times
     from incidentbook.outputs.console import analysis_json_text, print_analysis
