@@ -4966,6 +4966,32 @@ POSITIVES += [
 ]
 
 
+# The monitoring stack itself, cloud hosts' notices (blind set CG, 2026-12-07).
+POSITIVES += [
+    (
+        # https://github.com/prometheus/prometheus/issues/7835
+        'level=error ts=2020-08-24T15:00:04.545Z caller=db.go:685 component=tsdb msg="compaction '
+        'failed" err="reload blocks: head truncate failed: create checkpoint: read segments: '
+        "corruption in segment data/wal/00002019 at 1523666: unexpected checksum c50f1836, "
+        'expected 19148eb1"',
+        "metrics-store-error",
+        {"tsdb_message_after": "compaction failed"},
+    ),
+    (
+        # https://github.com/thaum-xyz/ankhmorpork/issues/234
+        "Alert TargetDown firing in gpu-infra namespace",
+        "alert-firing",
+        {"alert": "TargetDown"},
+    ),
+    (
+        # https://github.com/banzaicloud/spot-termination-exporter/issues/14
+        '  "Description" : "The instance is running on degraded hardware",',
+        "cloud-host-maintenance",
+        {},
+    ),
+]
+
+
 def test_every_signature_has_a_positive_example(signatures: list[dict]) -> None:
     covered = {expected for _, expected, _ in POSITIVES}
     assert {s["id"] for s in signatures} - covered == set()
@@ -6982,6 +7008,395 @@ def test_classes_of_the_cf_false_alarm_round() -> None:
             "0: libnuma: Warning: cpu argument 64-71 is out of range",
             "cpu-binding-invalid",
             "warning",
+        ),
+    ]
+    got = _levels([line for line, _, _ in cases])
+    assert got == [(sig, level) for _, sig, level in cases]
+
+
+def test_classes_of_the_cg_blind_round() -> None:
+    cases = [
+        # https://github.com/NordicHPC/sonar/issues/72
+        (
+            ("Unable to determine the device handle for gpu 0000:18:00.0: Unknown Error"),
+            "gpu-fallen-off-bus",
+            "critical",
+        ),
+        # https://github.com/influxdata/telegraf/issues/7659
+        (
+            (
+                "Jun 09 17:04:40 gpuhost telegraf[96243]: 2020-06-09T21:04:40Z E! "
+                "[inputs.nvidia_smi] Error in plugin: strconv.ParseInt: parsing "
+                '"[N/A]": invalid syntax'
+            ),
+            "exporter-collector-failed",
+            "warning",
+        ),
+        # https://github.com/flashcatcloud/categraf/issues/1056
+        (
+            (
+                "Sep 19 16:23:52 zj-4090-59 categraf[79833]: 2024/09/19 16:23:52 "
+                "metrics_agent.go:276: E! failed to init input: local.nvidia_smi error: "
+                "unexpected query field: vgpu_driver_capability.heterogenous_multivGPU"
+            ),
+            "exporter-collector-failed",
+            "warning",
+        ),
+        # https://github.com/NVIDIA/dcgm-exporter/issues/625
+        (
+            (
+                'time=2026-02-02T04:42:44.018Z level=ERROR msg="Failed to write '
+                'response." error="write tcp 10.42.0.54:9400->10.42.0.66:47334: i/o '
+                'timeout"'
+            ),
+            "exporter-collector-failed",
+            "warning",
+        ),
+        # https://github.com/ngi644/datadog_nvml/issues/12
+        (
+            "      Instance ID: nvml:d884b5186b651429 [ERROR]",
+            "exporter-collector-failed",
+            "warning",
+        ),
+        # https://github.com/ngi644/datadog_nvml/issues/12
+        ("      Last Successful Execution Date : Never", "exporter-collector-failed", "warning"),
+        # https://github.com/utkuozdemir/nvidia_gpu_exporter/issues/64
+        (
+            (
+                "2022-03-05T12:15:01.058200295Z ts=2022-03-05T12:15:01.058Z "
+                'caller=exporter.go:157 level=error error="command failed. stderr:  '
+                'err: exit status 12"'
+            ),
+            "exporter-collector-failed",
+            "warning",
+        ),
+        # https://github.com/prometheus/prometheus/issues/7835
+        (
+            (
+                "level=error ts=2020-08-24T15:00:04.545Z caller=db.go:685 "
+                'component=tsdb msg="compaction failed" err="reload blocks: head '
+                "truncate failed: create checkpoint: read segments: corruption in "
+                "segment data/wal/00002019 at 1523666: unexpected checksum c50f1836, "
+                'expected 19148eb1"'
+            ),
+            "metrics-store-error",
+            "warning",
+        ),
+        # https://github.com/prometheus/prometheus/issues/3487
+        (
+            (
+                "Jan 12 15:03:31 prometheusfederate-0 prometheus[7101]: level=error "
+                "ts=2018-01-12T14:03:31.871733829Z caller=wal.go:275 component=tsdb "
+                'msg="WAL corruption detected; truncating" err="unexpected CRC32 '
+                'checksum b3c16ec5, want 0" file=/prometheus-data/data/wal/013326 '
+                "pos=183825984"
+            ),
+            "metrics-store-error",
+            "warning",
+        ),
+        # https://github.com/prometheus/prometheus/issues/7409
+        (
+            (
+                "level=error ts=2020-06-17T06:52:14.015Z caller=main.go:747 "
+                'err="opening storage failed: get segment range: segments are not '
+                'sequential"'
+            ),
+            "metrics-store-error",
+            "warning",
+        ),
+        # https://github.com/prometheus/prometheus/issues/13152
+        (
+            (
+                "time=2025-07-03T07:51:31.301Z level=WARN source=db.go:1018 "
+                'msg="Encountered WAL read error, attempting repair" component=tsdb '
+                'err="read records: corruption in segment data/wal/00000619 at 525634: '
+                'unexpected full record"'
+            ),
+            "metrics-store-error",
+            "warning",
+        ),
+        # https://github.com/prometheus/alertmanager/issues/3727
+        (
+            (
+                "ts=2024-02-18T18:53:00.366Z caller=dispatch.go:352 level=error "
+                'component=dispatcher msg="Notify for alerts failed" num_alerts=1 '
+                'err="slack-notifications/slack[0]: notify retry canceled due to '
+                'unrecoverable error after 1 attempts: channel \\"#monitoring\\": '
+                'unexpected status code 403: invalid_token"'
+            ),
+            "metrics-store-error",
+            "warning",
+        ),
+        # https://github.com/NVIDIA/dcgm-exporter/issues/607
+        (
+            ("35.29% of the dcgm-exporter/dcgm-exporter targets in nvidia namespace are down."),
+            "metrics-store-error",
+            "warning",
+        ),
+        # https://github.com/thaum-xyz/ankhmorpork/issues/234
+        ("Alert TargetDown firing in gpu-infra namespace", "alert-firing", "warning"),
+        # https://github.com/banzaicloud/spot-termination-exporter/issues/14
+        (
+            '  "Description" : "The instance is running on degraded hardware",',
+            "cloud-host-maintenance",
+            "warning",
+        ),
+        # https://github.com/Azure/AKS/issues/3719
+        (
+            (
+                '2023-06-02T12:54:40+03:00\t{"@timestamp":"2023-06-02T09:54:40.359Z",'
+                '"log.level":"debug","message":"Heartbeat '
+                'report","Event":{"DocumentIncarnation":16,"Events":[{"Description":"Host '
+                "server is undergoing "
+                'maintenance.","DurationInSeconds":30,"EventId":"465D3B0F-D7F2-4239-AC11-1B9800E73DBC","EventSource":"Platform","EventStatus":"Started","EventType":"Freeze","NotBefore":"","ResourceType":"VirtualMachine","Resources":["spot-node-34525998-vmss_6"]}]},"log":{"logger":"app"}}'
+            ),
+            "cloud-host-maintenance",
+            "warning",
+        ),
+        # https://github.com/GoogleCloudPlatform/container-engine-accelerators/issues/100
+        (
+            (
+                "gpu-replicaset-bxbc2                    0/1     OutOfnvidia.com/gpu   "
+                "0          2h    <none>        controller-2.k8s.ml.prod.srcd.host   "
+                "<none>"
+            ),
+            "k8s-gpu-allocate-failed",
+            "error",
+        ),
+        # https://github.com/wilicc/gpu-burn/issues/52
+        (
+            'Couldn\'t init a GPU test: Error in "load module": ',
+            "node-health-check-failed",
+            "error",
+        ),
+        # https://github.com/wilicc/gpu-burn/issues/52
+        (
+            (
+                "50.0%  proc'd: -1 (0 Gflop/s) - 0 (0 Gflop/s) - 0 (0 Gflop/s) - 0 (0 "
+                "Gflop/s)   errors: 1641686072  (DIED!)- 0 - 0 - 0   temps: 33 C - 29 C "
+                "- 37 C - 31 C "
+            ),
+            "node-health-check-failed",
+            "error",
+        ),
+        # https://github.com/DataDog/integrations-extras/issues/612
+        ("pynvml.nvml.NVMLError_NotSupported: Not Supported", "gpu-monitoring-error", "warning"),
+        # https://github.com/leptonai/gpud/pull/240
+        (
+            (
+                "  Warning  ContainerGCFailed        50m                kubelet         "
+                " rpc error: code = Unavailable desc = connection error: desc = "
+                '"transport: Error while dialing: dial unix '
+                '/run/containerd/containerd.sock: connect: connection refused"'
+            ),
+            "container-start-failed",
+            "warning",
+        ),
+        # https://github.com/prometheus/node_exporter/pull/427
+        (
+            (
+                "DEBU[0001] OK: hwmon collector succeeded after 0.002255s.  "
+                'source="node_exporter.go:95"'
+            ),
+            None,
+            None,
+        ),
+        # https://github.com/wilicc/gpu-burn/issues/124
+        ("60.0%  proc'd: 10 (2047 Gflop/s)   errors: 0   temps: 46 C", None, None),
+        # https://github.com/prometheus/prometheus/issues/7835
+        (
+            (
+                "level=info ts=2020-08-24T15:00:04.442Z caller=compact.go:495 "
+                'component=tsdb msg="write block" mint=1598270400000 maxt=1598277600000 '
+                "ulid=01EGGFQGGHXTW556RA2TVB2J2R duration=201.066009ms"
+            ),
+            None,
+            None,
+        ),
+    ]
+    got = _levels([line for line, _, _ in cases])
+    assert got == [(sig, level) for _, sig, level in cases]
+
+
+def test_classes_of_the_ch_blind_round() -> None:
+    cases = [
+        # https://github.com/TideDra/lmm-r1/issues/43
+        (
+            (
+                "(LLMRayActor pid=347862) CUDA Error: out of memory at "
+                "/workspace/csrc/cumem_allocator.cpp:62"
+            ),
+            "cuda-out-of-memory",
+            "error",
+        ),
+        # https://github.com/vllm-project/vllm/pull/12981
+        (
+            "CUDA Error: invalid argument at /workspace/csrc/cumem_allocator.cpp:57",
+            "cuda-error",
+            "error",
+        ),
+        # https://github.com/hiyouga/LlamaFactory/issues/7233
+        (
+            (
+                "[rank1]: Error while creating shared memory segment "
+                "/dev/shm/nccl-LeXlEJ (size 9637888)"
+            ),
+            "nccl-error",
+            "error",
+        ),
+        # https://github.com/vllm-project/vllm/issues/2669
+        (
+            (
+                "Memory on the node (IP: 169.254.181.2, ID: "
+                "708c7baf966d59aa3f08299830c349ca055293ebb1c33d8e72cd3336) where the "
+                "task (actor ID: 0dab4ab45f6c947201afac6d01000000, "
+                "name=RayWorkerVllm.__init__, pid=308, memory used=11.15GB) was running "
+                "was 12.49GB / 13.15GB (0.950003), which exceeds the memory usage "
+                "threshold of 0.95. Ray killed this worker (ID: "
+                "79a553ea91fe46f95e8384ddf8a8f0a01e3418a975ecd0af983c7bb2) because it "
+                "was the most recently scheduled task; to see more information about "
+                "memory usage on this node, use `ray logs raylet.out -ip "
+                "169.254.181.2`. To see the logs of the worker, use `ray logs "
+                "worker-79a553ea91fe46f95e8384ddf8a8f0a01e3418a975ecd0af983c7bb2*out "
+                "-ip 169.254.181.2. Top 10 memory users:"
+            ),
+            "host-oom-kill",
+            "error",
+        ),
+        # https://github.com/THUDM/slime/issues/2280
+        (
+            (
+                "Failed to update parameter online: start (256) + length (256) exceeds "
+                "dimension size (256).."
+            ),
+            "inference-engine-dead",
+            "error",
+        ),
+        # https://github.com/THUDM/slime/issues/2280
+        (
+            (
+                "The full weights of the ModelRunner are partially updated. Please "
+                "discard the whole weights."
+            ),
+            "inference-engine-dead",
+            "error",
+        ),
+        # https://github.com/gpustack/gpustack/issues/5509
+        (
+            "{'GPU': 1.0} * 2 (PACK): 1+ pending placement groups",
+            "k8s-gang-unschedulable",
+            "warning",
+        ),
+        # https://github.com/gpustack/gpustack/issues/5509
+        (
+            (
+                "(EngineCore pid=84) INFO 06-07 18:13:55 [ray_utils.py:464] Waiting for "
+                "creating a placement group of specs for 150 seconds. specs=[{'GPU': "
+                "1.0}, {'GPU': 1.0}]. Check `ray status` and `ray list nodes` to see if "
+                "you have enough resources, and make sure the IP addresses used by ray "
+                "cluster are the same as VLLM_HOST_IP environment variable specified in "
+                "each node if you are running on a multi-node."
+            ),
+            "k8s-gang-unschedulable",
+            "warning",
+        ),
+        # https://github.com/zhaochenyang20/Awesome-ML-SYS-Tutorial/issues/191
+        (
+            (
+                "(SGLangEngine pid=13265) [2025-08-14 23:22:40 TP7] KV cache pool is "
+                "full. Retract requests. #retracted_reqs: 1, #new_token_ratio: 0.4533 "
+                "-> 0.4767"
+            ),
+            "cuda-out-of-memory",
+            "warning",
+        ),
+    ]
+    got = _levels([line for line, _, _ in cases])
+    assert got == [(sig, level) for _, sig, level in cases]
+
+
+def test_classes_of_the_ci_blind_round() -> None:
+    cases = [
+        # https://github.com/NVIDIA/nvtrust/issues/67
+        ("[  349.818805] NVRM: failed to initialize module.", "gpu-init-failure", "critical"),
+        # https://github.com/NVIDIA/mig-parted/issues/181
+        (
+            (
+                "FATA[0008] Error applying MIG configuration with hooks: error "
+                "resetting all GPUs: exit status 255"
+            ),
+            "gpu-init-failure",
+            "error",
+        ),
+        # https://github.com/NVIDIA/nvtrust/issues/18
+        (
+            "ERROR:root:GPU /sys/bus/pci/devices/0000:02:00.0 broken:",
+            "gpu-fallen-off-bus",
+            "critical",
+        ),
+        # https://github.com/NVIDIA/nvtrust/issues/18
+        (
+            ("DEBUG:root:GPU 0000:02:00.0 ? 0x2331 BAR0 0x29042000000 sanity check of bar0 failed"),
+            "gpu-fallen-off-bus",
+            "critical",
+        ),
+        # phatut/nmx-c-analyzers:docs/correlation-logic.md@2f56167bafab8d004ad376eb98fc87649b580988
+        (
+            (
+                "[Jul 19 2025 18:34:57] [WARNING] [tid 134] Trunk port failure detected "
+                "for switch GUID 0xb0cf0e0300e31440 and switch chassis sn "
+                "1825124190178, slot 7 port number 61 port GUID 0xb0cf0e0300e31440 cage "
+                "7."
+            ),
+            "fabric-manager-error",
+            "warning",
+        ),
+        # phatut/nmx-c-analyzers @ 2f56167bafab8d004ad376eb98fc87649b580988,
+        # examples/ENHANCED_FEATURES.md
+        (
+            (
+                "[Apr 11 2025 18:23:56] [INFO] [tid 259] fabric manager received port "
+                "down event on switch with GUID 0xb0cf0e0300e60b00, port GUID "
+                "0xb0cf0e0300e60b00, and port num 1"
+            ),
+            "fabric-manager-error",
+            "warning",
+        ),
+        # phatut/nmx-c-analyzers:docs/correlation-logic.md@2f56167bafab8d004ad376eb98fc87649b580988
+        (
+            (
+                "Jul 19 18:34:55 896261 [85BA8640] 0x02 -> osm_spst_rcv_process: Switch "
+                "0xb0cf0e0300e31440 MF0;gb-nvl-087-switch03:N5110_LD/U1 port 61 "
+                "(sw7p1s1) changed state from ACTIVE to DOWN"
+            ),
+            "subnet-manager-error",
+            "warning",
+        ),
+        # https://github.com/NVIDIA/gds-nvidia-fs/issues/26
+        ("[Sat Sep  9 20:24:26 2023] nvidia-fs:write IO failed :-512", "gpudirect-error", "error"),
+        # https://github.com/deepseek-ai/DeepEP/issues/392
+        (
+            (
+                "/workspace/fireworks/nvshmem/src/modules/transport/ibrc/ibrc.cpp:349: "
+                "NULL value qp creation failed"
+            ),
+            "gpudirect-error",
+            "error",
+        ),
+        # https://github.com/NVIDIA/nccl/issues/2303
+        (
+            (
+                "Warning: NCCL EP timeout for dispatch receive, rank 2, "
+                "local_expert_idx 37, src_rank 0"
+            ),
+            "nccl-error",
+            "error",
+        ),
+        # https://github.com/ai-dynamo/dynamo/issues/843
+        (
+            ("2025-04-26T20:46:29.907Z ERROR engine.start: nixlBackendError('NIXL_ERR_BACKEND')"),
+            "ucx-error",
+            "error",
         ),
     ]
     got = _levels([line for line, _, _ in cases])
