@@ -598,6 +598,29 @@ def test_host_from_folder_then_line_then_stem(tmp_path):
     assert logs.receipt.files["node8/kern.log.gz"] == "kernel-iso"
 
 
+def test_folders_named_for_a_kind_of_log_are_not_hosts(tmp_path):
+    # Logs collected one kind at a time (seen in blind incident folders: logs/dmesg/<host>.txt,
+    # logs/journal/<host>.log, logs/nodes/<host>/syslog, <host>.dmesg-T.txt): the kind is not
+    # a host, the host is the next folder or the file's name.
+    root = tmp_path / "logs"
+    stamp = "2025-02-23T16:24:18,000000+00:00 k\n"
+    write(root, "dmesg/gpu-b07.txt", stamp)
+    write(root, "Syslog/h100-r08-n05.log", stamp)
+    write(root, "nodes/dgx-c07/syslog", stamp)
+    write(root, "collected/journal/gpu-b09.log", stamp)
+    write(root, "gpu-b11.dmesg-T.txt", stamp)
+    write(root, "node01.example.org.log", stamp)  # a domain is not a kind of log
+    logs = read_logs(root, window("2025-02-23T00:00Z", "2025-02-24T00:00Z"))
+    assert dict(rows(logs.frame, "file", "host")) == {
+        "dmesg/gpu-b07.txt": "gpu-b07",
+        "Syslog/h100-r08-n05.log": "h100-r08-n05",
+        "nodes/dgx-c07/syslog": "dgx-c07",
+        "collected/journal/gpu-b09.log": "gpu-b09",
+        "gpu-b11.dmesg-T.txt": "gpu-b11",
+        "node01.example.org.log": "node01.example.org",
+    }
+
+
 def test_window_is_half_open_and_counts_what_is_outside(tmp_path):
     text = "".join(
         f"kern  :info  : 2025-02-23T{h:02d}:00:00,000000+00:00 hour {h}\n" for h in range(10)

@@ -24,6 +24,7 @@ about each GPU (`Logs.facts`).
 from __future__ import annotations
 
 import fnmatch
+import re
 import zlib
 from collections.abc import Iterator
 from dataclasses import dataclass, field, replace
@@ -767,9 +768,34 @@ def _batches(files: list[_File]) -> Iterator[list[_File]]:
         yield batch
 
 
+# Folders and name parts that say what kind of log a file holds, or group hosts, rather than
+# name a host: logs are often collected one kind at a time (`logs/dmesg/<host>.txt`,
+# `logs/journal/<host>.log`, `logs/nodes/<host>/syslog`, `<host>.dmesg-T.txt`).
+_KIND = re.compile(
+    r"(?i)(?:dmesg|kern|kernel|kmsg|syslog|messages|journal|journald|journalctl|logs?|var"
+    r"|stdout|stderr|out|err|txt|nodes|hosts|servers|machines|collected|raw)(?:[-_][a-z]+)?"
+)
+
+
+def _is_kind(name: str) -> bool:
+    return _KIND.fullmatch(name) is not None
+
+
+def folder_host(rel: Path) -> str | None:
+    """The host a file's folders name: the first folder under logs/ that is not a kind of
+    log or a group of hosts (None for a file in no such folder)."""
+    return next((part for part in rel.parts[:-1] if not _is_kind(part)), None)
+
+
 def _stem(path: Path) -> str:
+    """The file's name without its extensions and the kind-of-log parts after the first
+    (`gpu-b11.dmesg-T.txt` -> `gpu-b11`; `node01.example.org.log` keeps its domain)."""
     name = path.name.removesuffix(".gz")
-    return Path(name).stem or name
+    stem = Path(name).stem or name
+    parts = stem.split(".")
+    while len(parts) > 1 and _is_kind(parts[-1]):
+        parts.pop()
+    return ".".join(parts)
 
 
 def _forced(key: str, formats: dict[str, str] | None) -> str | None:
@@ -800,7 +826,9 @@ def read_logs(
 ) -> Logs:
     """Every log file under an incident's logs/ folder, as one frame of the window's lines.
 
-    A file in a folder (`logs/<host>/kern.log`) belongs to that host; other files take the
+    A file in a folder (`logs/<host>/kern.log`) belongs to that host (folders that name a
+    kind of log or a group of hosts are passed over: `logs/dmesg/<host>.txt`,
+    `logs/nodes/<host>/syslog`); other files take the
     host from each line (syslog, journald, NCCL, nanotron) or else from the file's name.
     `boot_times` places lines timed since boot (`[  12.3]`, /dev/kmsg) per host, unless
     a line of the file states its boot time (logs.timing); `assume_tz` is the zone of
@@ -826,7 +854,7 @@ def read_logs(
             _File(
                 path=path,
                 key=key,
-                host=rel.parts[0] if len(rel.parts) > 1 else None,
+                host=folder_host(rel),
                 stem=_stem(path),
                 forced=_forced(key, formats),
             )

@@ -21,7 +21,7 @@ import polars as pl
 from incidentbook.errors import LoadNote, grouped_notes
 from incidentbook.incident import IncidentFolder
 from incidentbook.logs.data import CANNOT_OPEN, LogsError, Recognise
-from incidentbook.logs.read import Logs, read_logs
+from incidentbook.logs.read import Logs, folder_host, read_logs
 from incidentbook.metrics.data import (
     Metrics,
     MetricsError,
@@ -135,11 +135,8 @@ class FolderSource:
             )
             paths = find_trainer_logs(candidates)
             logs = self.folder.logs_dir
-            hosts = {
-                p: p.relative_to(logs).parts[0]
-                for p in paths
-                if p.is_relative_to(logs) and len(p.relative_to(logs).parts) > 1
-            }
+            located = {p: folder_host(p.relative_to(logs)) for p in paths if p.is_relative_to(logs)}
+            hosts = {p: host for p, host in located.items() if host is not None}
             self._trainer = TrainerLogSource(
                 paths,
                 trainer=spec,
