@@ -104,6 +104,41 @@ def test_openmetrics_text_with_timestamps(tmp_path):
     assert frame.get_column("node").unique().to_list() == ["n1"]
 
 
+def test_exporters_own_host_labels_name_the_host_when_there_is_no_node(tmp_path):
+    # As Prometheus exports them (seen in blind incident folders): dcgm-exporter names the
+    # node in `Hostname` while its `instance` may be a pod's address; node_exporter has only
+    # `instance`, host:port. Without them the per-host analysis had no host and crashed.
+    root = write_incident(tmp_path)
+    t = T0.timestamp()
+    (root / "metrics" / "dcgm.csv").write_text(
+        "timestamp,metric,value,instance,Hostname,gpu,fstype\n"
+        f"{t:.0f},DCGM_FI_DEV_GPU_TEMP,60,10.42.0.54:9400,gpu-b07,0,\n"
+        f"{t + 30:.0f},DCGM_FI_DEV_GPU_TEMP,61,10.42.0.54:9400,gpu-b07,0,\n"
+    )
+    (root / "metrics" / "node.om").write_text(
+        "# TYPE node_load1 gauge\n"
+        f'node_load1{{instance="gpu-b07:9100",job="node"}} 0.5 {t:.0f}\n'
+        f'node_load1{{instance="gpu-b07:9100",job="node"}} 0.7 {t + 30:.0f}\n'
+        "# EOF\n"
+    )
+    (root / "metrics" / "ib.csv").write_text(
+        "timestamp,metric,value,instance,device,port,fstype\n"
+        f'{t:.0f},node_infiniband_state_id,4,gpu-b07:9100,mlx5_0,1,""\n'
+    )
+    metrics = load(root, ["gpu_temp", "load", "ib_port_state"])
+    assert sorted(metrics.frame.select("signal", "node").unique().rows()) == [
+        ("gpu_temp", "gpu-b07"),
+        ("ib_port_state", "gpu-b07"),
+        ("load", "gpu-b07"),
+    ]
+    notes = " ".join(str(n) for n in metrics.receipt.assumptions)
+    assert "`Hostname` or `instance` (port removed) names" in notes
+    # An empty cell (`""`, as Python's csv writes it) is no label: the port's unit names
+    # its device, not `fstype=`.
+    port = metrics.frame.filter(pl.col("signal") == "ib_port_state").item(0, "worst")
+    assert port == "device=mlx5_0,instance=gpu-b07:9100,port=1"
+
+
 @pytest.mark.parametrize(
     ("name", "content", "words"),
     [

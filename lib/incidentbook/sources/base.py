@@ -24,6 +24,8 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import TYPE_CHECKING, Protocol, runtime_checkable
 
+import polars as pl
+
 from incidentbook.errors import IncidentbookError
 from incidentbook.registry import Lazy, Registry
 from incidentbook.window import TimeWindow
@@ -32,6 +34,24 @@ if TYPE_CHECKING:
     from incidentbook.logs.read import Logs
     from incidentbook.metrics.data import Metrics
     from incidentbook.metrics.signals import Signal
+
+
+# The labels that name a sample's host, in the order they are trusted: an explicit `node`,
+# dcgm-exporter's `Hostname` (the node's own name, where `instance` may be a pod's address),
+# then the scrape target `instance` with its port taken off (node_exporter's `host:9100`).
+HOST_LABELS = ("node", "Hostname", "instance")
+
+
+def host_of(columns: list[str] | tuple[str, ...]) -> pl.Expr:
+    """A sample's host from whichever of HOST_LABELS the columns hold (null if none)."""
+    hosts = [
+        pl.col(h).cast(pl.String).str.replace(r":\d+$", "")
+        if h == "instance"
+        else pl.col(h).cast(pl.String)
+        for h in HOST_LABELS
+        if h in columns
+    ]
+    return pl.coalesce(hosts) if hosts else pl.lit(None, pl.String)
 
 
 @runtime_checkable

@@ -33,6 +33,7 @@ from incidentbook.errors import IncidentbookError, LoadNote
 from incidentbook.metrics.data import MetricsError
 from incidentbook.metrics.frames import UTC_US
 from incidentbook.metrics.signals import Signal
+from incidentbook.sources.base import HOST_LABELS, host_of
 from incidentbook.sources.objects import ObjectPath, storage_options
 from incidentbook.window import TimeWindow
 
@@ -274,7 +275,10 @@ def _canonical(frame: pl.LazyFrame, columns: list[str]) -> pl.LazyFrame:
     labels = (
         pl.concat_str(
             [
-                pl.when(pl.col(c).is_not_null()).then(pl.lit(f"{c}=") + pl.col(c).cast(pl.String))
+                # (an empty cell of a CSV is no label, as an absent one is in Prometheus)
+                pl.when(pl.col(c).cast(pl.String).fill_null("") != "").then(
+                    pl.lit(f"{c}=") + pl.col(c).cast(pl.String)
+                )
                 for c in others
             ],
             separator=",",
@@ -292,7 +296,7 @@ def _canonical(frame: pl.LazyFrame, columns: list[str]) -> pl.LazyFrame:
         ts="ts",
         metric=pl.col("metric").cast(pl.String).cast(pl.Categorical),
         value=pl.col("value").cast(pl.Float64),
-        node=label("node"),
+        node=host_of(columns).cast(pl.Categorical),
         gpu=label("gpu"),
         labels=labels.cast(pl.Categorical),
     )
@@ -391,7 +395,21 @@ def _plan(
             example="example",
         )
     )
-    return FileScan(path, rows, checks, [times.note] if times.note else [])
+    notes = [times.note] if times.note else []
+    named_by = [h for h in HOST_LABELS[1:] if h in columns]
+    if named_by:
+        notes.append(
+            LoadNote(
+                "assumed",
+                str(path),
+                "samples without a `node` label are given the host their "
+                + " or ".join(
+                    f"`{h}`" + (" (port removed)" if h == "instance" else "") for h in named_by
+                )
+                + " names; add a node column if that is not the host",
+            )
+        )
+    return FileScan(path, rows, checks, notes)
 
 
 def _scan_parquet(

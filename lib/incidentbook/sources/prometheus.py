@@ -68,6 +68,7 @@ from incidentbook.metrics.data import (
 )
 from incidentbook.metrics.frames import UTC_US, conform
 from incidentbook.metrics.signals import Signal
+from incidentbook.sources.base import HOST_LABELS, host_of
 from incidentbook.sources.http import (
     ErrorKinds,
     HTTPClient,
@@ -100,7 +101,6 @@ MAX_POINTS = 11_000
 RESOLUTION = 1_500
 MIN_STEP = 15
 ENV = "INCIDENTBOOK_PROMETHEUS_"
-HOST_LABELS = ("node", "instance", "Hostname")
 _LABEL_NAME = re.compile(r"[a-zA-Z_][a-zA-Z0-9_]*")
 _EPOCH = datetime(1970, 1, 1, tzinfo=UTC)
 _MS = timedelta(milliseconds=1)
@@ -662,14 +662,10 @@ class PrometheusSource:
     ) -> pl.DataFrame:
         """A chunk's samples with their series id, node (and gpu) from the labels."""
         frame = _labels_frame(labels, ids)
-        hosts = [
-            pl.col(h).str.replace(r":\d+$", "") if h == "instance" else pl.col(h)
-            for h in HOST_LABELS
-            if h in frame.columns
-        ]
+        hosts = [h for h in HOST_LABELS if h in frame.columns]
         keys = frame.select(
             "series",
-            node=pl.coalesce(hosts) if hosts else pl.lit(None, pl.String),
+            node=host_of(frame.columns),
             gpu=pl.col("gpu") if "gpu" in frame.columns else pl.lit(None, pl.String),
         )
         lacking = frame["node"].null_count() if "node" in frame.columns else frame.height
