@@ -6,9 +6,11 @@ from __future__ import annotations
 from datetime import UTC, datetime, timedelta
 
 import pytest
+from incidents import STEP, T0, samples, write_incident
 
 from conftest import REPO
 from incidentbook.incident import TrainerSpec
+from incidentbook.investigation import investigate
 from incidentbook.metrics.analysis import analyze
 from incidentbook.metrics.signals import load_pack
 from incidentbook.metrics.training import training_findings
@@ -120,3 +122,33 @@ def test_analyze_reports_them_beside_the_other_findings():
     # health signals are not run through the generic detectors, nor ranked as causes
     assert not [f for f in result.findings if f.signal == "loss" and f.kind in {"spike", "trend"}]
     assert all(c.signal not in {"loss", "grad_norm"} for c in result.correlations)
+
+
+def _iteration_findings(tmp_path, values: list[float]) -> list:
+    """What analyze says of a trainer's iteration gauge scraped from its exporter (a
+    metrics file, every 30 s), in a folder with no trainer log."""
+    root = write_incident(
+        tmp_path,
+        [
+            samples("trainer_tokens_per_second", [1000.0] * len(values)),
+            samples("trainer_iteration", values),
+        ],
+        hours=len(values) * STEP.total_seconds() / 3600,
+        baseline_hours=None,
+    )
+    return [f for f in investigate(root).findings if f.signal == "iteration"]
+
+
+def test_a_scraped_iteration_gauge_read_twice_between_updates_is_no_restart(tmp_path):
+    # The trainer updates its counter every 10 iterations (45 s), the exporter is scraped
+    # every 30 s: one value in three repeats (a blind incident folder showed 136 restarts).
+    values = [62700.0 + 10 * (i * 30 // 45) for i in range(120)]
+    assert [f.kind for f in _iteration_findings(tmp_path, values)] == []
+
+
+def test_a_scraped_iteration_gauge_going_back_is_a_restart(tmp_path):
+    values = [62700.0 + 10 * (i * 30 // 45) for i in range(120)]
+    values[60:] = [v - 400 for v in values[60:]]  # resumed from an older checkpoint
+    found = _iteration_findings(tmp_path, values)
+    assert [f.kind for f in found] == ["restart"]
+    assert found[0].start == T0 + STEP * 59

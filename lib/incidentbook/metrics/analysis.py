@@ -658,7 +658,14 @@ def analyze(
     for name in liveness:
         findings += failure_rates(parts.get(name, no_rows), window, name)
     health = [parts[n] for n, s in signals.items() if s.role == "health" and n in parts]
-    findings += training_findings(pl.concat(health) if health else no_rows, signals, window)
+    logged = frozenset(
+        s
+        for s, origin in metrics.receipt.origins.items()
+        if origin in ("trainer_log", "tensorboard")
+    )
+    findings += training_findings(
+        pl.concat(health) if health else no_rows, signals, window, logged=logged
+    )
     findings.sort(key=lambda f: (f.start, f.kind, f.signal, f.end))
     intervals = pl.concat(interval_parts) if interval_parts else pl.DataFrame()
     step = (

@@ -269,7 +269,11 @@ def _bursts(
 
 
 def _restarts_and_stalls(
-    name: str, iterations: pl.DataFrame, window: TimeWindow, config: HealthConfig
+    name: str,
+    iterations: pl.DataFrame,
+    window: TimeWindow,
+    config: HealthConfig,
+    logged: bool = True,
 ) -> list[Finding]:
     its = iterations.get_column("value").to_numpy()
     ts = iterations.get_column("ts").to_list()
@@ -286,8 +290,12 @@ def _restarts_and_stalls(
     longest = max(config.stall_floor.total_seconds(), config.stall_factor * usual)
     for i in range(1, len(its)):
         gap = seconds[i - 1]
-        # Duplicates are merged at the source: the same iteration again is a run resumed.
-        if its[i] <= its[i - 1]:
+        # A log's duplicates are merged at the source, so there the same iteration again
+        # is a run resumed; a gauge scraped faster than the trainer logs (its counter read
+        # twice between two updates) repeats its value all the time, and there only
+        # going back, or the same value after a pause, is one.
+        again = its[i] == its[i - 1] and (logged or gap > longest)
+        if its[i] < its[i - 1] or again:
             lost = its[i - 1] - its[i] + 1
             found.append(
                 Finding(
@@ -350,13 +358,17 @@ def training_findings(
     signals: dict[str, Signal],
     window: TimeWindow,
     config: HealthConfig = DEFAULT_HEALTH,
+    logged: frozenset[str] | None = None,
 ) -> list[Finding]:
-    """Every training-health finding in a signal frame (see the module's docstring)."""
+    """Every training-health finding in a signal frame (see the module's docstring).
+    `logged`: the signals read from a log of one line per step (a trainer log, TensorBoard)
+    rather than sampled from a gauge (None: all of them)."""
     found: list[Finding] = []
     got = _series(frame, signals, "trainer_iteration")
     iterations = got[1] if got else None
     if got:
-        found += _restarts_and_stalls(got[0], got[1], window, config)
+        by_step = logged is None or got[0] in logged
+        found += _restarts_and_stalls(got[0], got[1], window, config, by_step)
     for metric, kind, floor in (
         ("trainer_loss", "loss_spike", 1 + config.loss_rise),
         ("trainer_grad_norm", "grad_norm_spike", config.grad_norm_factor),
