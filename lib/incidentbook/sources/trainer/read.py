@@ -41,6 +41,7 @@ TRAINER_FORMATS: Registry[TrainerFormat] = Registry(
         "lightning-csv": "incidentbook.sources.trainer.lightning:FORMAT",
         "keras": "incidentbook.sources.trainer.keras:FORMAT",
         "ultralytics": "incidentbook.sources.trainer.ultralytics:FORMAT",
+        "mlperf": "incidentbook.sources.trainer.mlperf:FORMAT",
         "generic": "incidentbook.sources.trainer.generic:FORMAT",
     },
     check=instance_of(TrainerFormat),
