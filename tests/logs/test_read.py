@@ -598,6 +598,30 @@ def test_host_from_folder_then_line_then_stem(tmp_path):
     assert logs.receipt.files["node8/kern.log.gz"] == "kernel-iso"
 
 
+# Verbatim from ShanghaoLi0913/memory-aware_RLHF @ c2b14c289a5fb70ecde8f85cce8393fd577e0353,
+# vllm.log, lines 1, 4 and 7 (vLLM 0.10.2's logger: level, MM-DD HH:MM:SS, file and line;
+# its processes' coloured tags before).
+VLLM = (
+    "INFO 09-29 00:28:50 [__init__.py:216] Automatically detected platform cuda.\n"
+    "\x1b[1;36m(APIServer pid=17544)\x1b[0;0m The argument `trust_remote_code` is to be used "
+    "with Auto classes. It has no effect here and is ignored.\n"
+    "\x1b[1;36m(APIServer pid=17544)\x1b[0;0m WARNING 09-29 00:29:02 [__init__.py:2767] "
+    "Casting torch.bfloat16 to torch.float16.\n"
+)
+
+
+def test_vllm_lines_with_a_month_and_day_after_their_level_are_read(tmp_path):
+    # (a blind excerpt set's two vLLM logs: 8 of 301 lines read before, all dated after)
+    frame, report = one(tmp_path, VLLM, w=window("2025-09-01T00:00Z", "2025-10-01T00:00Z"))
+    assert rows(frame, "ts", "severity") == [
+        (utc(2025, 9, 29, 0, 28, 50), "info"),
+        (utc(2025, 9, 29, 0, 28, 50), "info"),  # a line without a time continues the one before
+        (utc(2025, 9, 29, 0, 29, 2), "warning"),
+    ]
+    assert frame.item(0, "message") == "[__init__.py:216] Automatically detected platform cuda."
+    assert report.files["x.log"] == "generic" and balanced(report)
+
+
 def test_folders_named_for_a_kind_of_log_are_not_hosts(tmp_path):
     # Logs collected one kind at a time (seen in blind incident folders: logs/dmesg/<host>.txt,
     # logs/journal/<host>.log, logs/nodes/<host>/syslog, <host>.dmesg-T.txt): the kind is not

@@ -33,8 +33,15 @@ _CTIME = (
     r"(?: (?P<year2>\d{4}))?)"
 )
 _EPOCH = r"\[(?P<epoch>1\d{9}(?:\.\d{1,9})?)\]"
+# A month and day in numbers after a level word, no year (vLLM's and SGLang's loggers:
+# `INFO 09-29 00:28:50 [__init__.py:216] ...`): after the level only, as a bare `MM-DD`
+# could be anything.
+_MD = (
+    r"(?P<md_level>(?:DEBUG|INFO|WARNING|ERROR|CRITICAL) )(?P<md>(?P<md_mon>[01]\d)-"
+    r"(?P<md_day>[0-3]\d) (?P<md_time>\d\d:\d\d:\d\d(?:\.\d{1,9})?))"
+)
 _AFTER = r"(?P<after>[\])]?:?\s*)"
-STAMP = rf"^{_LEAD}(?:{_ISO}|{_CTIME}|{_EPOCH}){_AFTER}"
+STAMP = rf"^{_LEAD}(?:{_ISO}|{_CTIME}|{_EPOCH}|{_MD}){_AFTER}"
 """A time near the start of a line (anchored; stops after the time)."""
 
 _LEVEL = (
@@ -78,16 +85,21 @@ def _time(g, ctx: Context) -> tuple[pl.Expr, pl.Expr, pl.Expr]:
     ctime = (
         pl.when(year.is_not_null()).then(dated).otherwise(with_year(md, "%m %d %H:%M:%S%.f", ctx))
     )
+    numeric = with_year(
+        g("md_mon") + " " + g("md_day") + " " + g("md_time"), "%m %d %H:%M:%S%.f", ctx
+    )
     epoch = epoch_us((g("epoch").cast(pl.Float64, strict=False) * 1e6).round().cast(pl.Int64))
     ts = (
         pl.when(g("iso").is_not_null())
         .then(iso)
         .when(g("ctime").is_not_null())
         .then(ctime)
+        .when(g("md").is_not_null())
+        .then(numeric)
         .otherwise(epoch)
     )
     zoned = g("epoch").is_not_null() | zone.is_not_null()
-    yearless = g("ctime").is_not_null() & year.is_null()
+    yearless = (g("ctime").is_not_null() & year.is_null()) | g("md").is_not_null()
     return ts, zoned, yearless
 
 
@@ -100,7 +112,9 @@ def _generic(lf: pl.LazyFrame, ctx: Context) -> pl.LazyFrame:
 
     found = g("lead").is_not_null()
     start = (
-        g("lead").str.len_chars() + pl.coalesce(g("iso"), g("ctime"), g("epoch")).str.len_chars()
+        g("lead").str.len_chars()
+        + g("md_level").str.len_chars().fill_null(0)
+        + pl.coalesce(g("iso"), g("ctime"), g("epoch"), g("md")).str.len_chars()
     )
     start = start + pl.when(g("epoch").is_not_null()).then(2).otherwise(0)
     cut = start + g("after").str.len_chars()
@@ -117,7 +131,7 @@ def _generic(lf: pl.LazyFrame, ctx: Context) -> pl.LazyFrame:
     )
     message = pl.when(lead.str.contains(r"\S\s+\S")).then(lead + " " + after).otherwise(after)
     ts, zoned, yearless = _time(g, ctx)
-    around = g("lead").fill_null("") + " " + after.str.slice(0, 64)
+    around = g("lead").fill_null("") + " " + g("md_level").fill_null("") + after.str.slice(0, 64)
     source = (
         pl.when(yearless).then(pl.lit("generic-yearless")).when(zoned).then(pl.lit("generic"))
     ).otherwise(pl.lit("generic-local"))
