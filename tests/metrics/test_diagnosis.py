@@ -142,6 +142,37 @@ def test_a_cluster_episode_made_by_one_host_is_attributed_to_it():
     assert wide.hosts == ()
 
 
+def test_a_one_scrape_dip_is_attributed_among_all_the_hosts_that_report_the_signal():
+    # Exporters are scraped at their own offsets: a one-sample dip of the cluster's port
+    # state (one port's flap, from a blind incident folder) holds only the samples of the
+    # hosts whose scrapes fell in it. The few are counted among every reporting host.
+    frame = fleet("ib_port_state", 4, 0, edit=lambda v: v.__setitem__((9, 300), 1))
+    offset = pl.Series(np.repeat(np.arange(len(HOSTS)), N)) * 1_100_000  # 1.1 s apart
+    frame = frame.with_columns(pl.col("ts") + pl.duration(microseconds=offset))
+    dip = at(300) + timedelta(seconds=9 * 1.1)
+    e = Episode("ib_port_state", "drop", dip, dip + timedelta(seconds=1), "down")
+    sigs = {"ib_port_state": signal("ib_port_state", bad="down")}
+    (got,) = attribute([e], frame, sigs, BASELINE)
+    assert got.hosts == ("h09",)
+
+
+def test_hosts_that_only_wobble_are_not_pulled_into_the_few():
+    # One host's mean rises 3 degrees (one of its GPUs, 24) while every host drifts by half
+    # a degree either way (the room): the drifts, added up, outweighed it and pulled four
+    # hosts in with it (a blind incident folder named five hosts for one GPU's fan).
+    drift = np.random.default_rng(7).normal(0, 0.5, len(HOSTS))
+
+    def hot(v):
+        v[:, 300:360] += drift[:, None]
+        v[5, 300:360] += 3
+
+    frame = fleet("memory_temp", 60, 0.05, edit=hot)
+    e = Episode("memory_temp", "level_shift", at(300), at(360), "up")
+    sigs = {"memory_temp": signal("memory_temp", bad="up")}
+    (got,) = attribute([e], frame, sigs, BASELINE)
+    assert got.hosts == ("h05",)
+
+
 def finding(kind, sig, a, b, magnitude, value=None, base=None) -> Finding:
     return Finding(
         kind=kind,

@@ -511,10 +511,11 @@ def attribute(
     """The hosts behind a cluster-wide episode, when a few of them made it.
 
     Each host's contribution is how far its own series moved from its baseline during the
-    episode, in the episode's direction; when the fewest hosts that make up 80% of the
-    total are at most a quarter of them, the episode is theirs (one host's flapping port
-    is the cluster's link-down spike), otherwise it stays the cluster's. Effects are left
-    alone: the job's pace is everyone's.
+    episode, in the episode's direction, counted for the hosts that moved over MODIFIED_Z
+    times what the median host did (hosts' own wobble); when the fewest of them that make
+    up 80% of their total are at most a quarter of the hosts reporting the signal, the
+    episode is theirs (one host's flapping port is the cluster's link-down spike),
+    otherwise it stays the cluster's. Effects are left alone: the job's pace is everyone's.
     """
     todo = [
         (i, e)
@@ -547,6 +548,21 @@ def attribute(
             "sign": pl.Float64,
         },
     )
+    # An episode shorter than the signal's sampling step (a one-scrape dip) is widened to
+    # one step, so that every host's scrape, whatever its offset, has a sample inside.
+    steps = (
+        per_host.group_by("signal", "node")
+        .agg(step=pl.col("ts").sort().diff().median())
+        .group_by("signal")
+        .agg(step=pl.col("step").median())
+    )
+    spans = (
+        spans.join(steps, on="signal", how="left")
+        .with_columns(
+            hi=pl.max_horizontal("hi", pl.col("lo") + pl.col("step").fill_null(pl.duration()))
+        )
+        .drop("step")
+    )
     # Timestamps inside each episode first (few), then the hosts' rows by equality.
     inside = (
         per_host.select("signal", "ts")
@@ -555,12 +571,26 @@ def attribute(
         .filter((pl.col("ts") >= pl.col("lo")) & (pl.col("ts") < pl.col("hi")))
         .select("signal", "ts", "i", "sign")
     )
+    # Only hosts that moved far more than the typical host did (its wobble, or a change
+    # every host shares) can have made the episode: many hosts' small wobbles would
+    # otherwise add up to a share of the total that pulls some of them into the few.
     hit = (
         per_host.join(inside, on=["signal", "ts"])
         .group_by("i", "node")
         .agg(moved=(pl.col("moved") * pl.col("sign")).mean())
+        .with_columns(typical=pl.col("moved").abs().median().over("i"))
+        .filter(pl.col("moved") > MODIFIED_Z * pl.col("typical"))
     )
-    totals = hit.group_by("i").agg(hosts=pl.len(), total=pl.col("moved").clip(0).sum())
+    # Out of every host that reports the signal, not only those sampled inside the episode:
+    # a one-scrape dip holds the few hosts whose scrapes fell in it (one port's flap).
+    reporting = spans.select("i", "signal").join(
+        per_host.group_by("signal").agg(hosts=pl.col("node").n_unique()), on="signal"
+    )
+    totals = (
+        hit.group_by("i")
+        .agg(total=pl.col("moved").clip(0).sum())
+        .join(reporting.select("i", "hosts"), on="i")
+    )
     ranked = (
         hit.filter(pl.col("moved") > 0)
         .join(totals, on="i")
