@@ -24,3 +24,16 @@ def test_mlperf_mllog_events_give_the_loss_and_the_pace():
     # the pace from the events' own times: ten steps in 4.549 s
     second = rows.row(1, named=True)
     assert second["step_time"] == pytest.approx((1633477925533 - 1633477920984) / 1e3 / 10)
+
+
+def test_an_epochs_batch_counted_in_parentheses_is_the_step():
+    # MiniMind through loguru: `Epoch:[1/1](100/44173) loss:6.460 lr:0.000549993677
+    # epoch_Time:115.0min:`, each line followed by a dump of a training sample; no counter
+    # the reader knew, and none of its 15 progress lines was read
+    rows, notes = trainer_rows("minimind_loguru-epoch-paren-counter-sample-dumps.log")
+    assert rows.height == 15, notes
+    assert rows.get_column("iteration").to_list()[:3] == [0, 100, 200]
+    second = rows.row(1, named=True)
+    assert second["loss"] == pytest.approx(6.46)
+    # no speed printed: the step time from loguru's times, 15.105 s over 100 steps
+    assert second["step_time"] == pytest.approx(0.15105)

@@ -64,6 +64,9 @@ _WORDS = r"step|iter(?:ation)?|num_updates|global_step|current_steps"
 _NAMED = r"[\"']?\s*[:=]?\s*[\"']?\d+"
 _BRACKET = r"\[\s*(\d+)\s*/\s*\d+\s*(?:\(\s*\d+%\))?\]"
 _LEADING = r"^\s*(\d+)\s*\|"
+# An epoch's batch counted in parentheses after it (MiniMind's `Epoch:[1/1](100/44173)`,
+# once its epoch is made `Epoch 1`).
+_EPOCH_PAREN = r"(?i)\bepoch\s*:?\s*\d+\s*\(\s*(\d+)\s*/\s*\d+\s*\)"
 # torchtune's bar: `epoch|step|Loss: X` (the global step second)
 _EPOCH_STEP = r"^\s*\d+\|(\d+)\|"
 # A tqdm bar after a trainer's own words (`1|2|Loss: 1.25:  0%|  | 2/1367 [05:03<49:53:19,
@@ -85,7 +88,10 @@ _EPOCH_COUNT = r"\b(?i:epoch)\s+\d+:?\s+(\d+)\s*/\s*\d+\b"
 # [1320/1562]  eta: ...`; `Epoch [2/10], Step [100/600]`) is the epoch, not a counter:
 # the counters are read with it written `Epoch 0`.
 _EPOCH_OF = r"(?i)\b(epoch)\s*:?\s*\[\s*(\d+)\s*/\s*\d+\s*\]"
-_OTHER = rf"\bUp\.\s*\d+|{_BRACKET}|{_LEADING}|{_BATCH_RANGE}|{_EPOCH_COUNT}|{_MX_BATCH}"
+_OTHER = (
+    rf"\bUp\.\s*\d+|{_BRACKET}|{_LEADING}|{_BATCH_RANGE}|{_EPOCH_COUNT}|{_MX_BATCH}"
+    r"|(?i:\bepoch\s*:?\s*\[\s*\d+\s*/\s*\d+\s*\]\s*\(\s*\d+\s*/\s*\d+\s*\))"
+)
 # The step counter, in the order trusted: the optimizer's update count first (fairseq
 # prints the epoch's batch before it), then the first step, iteration or batch number.
 _COUNTERS = (
@@ -99,6 +105,7 @@ _COUNTERS = (
     _BATCH_RANGE,
     _EPOCH_COUNT,
     _MX_BATCH,
+    _EPOCH_PAREN,
     _BRACKET,
     _LEADING,
 )
