@@ -308,6 +308,25 @@ def test_dips_like_the_baselines_are_routine():
     assert routine([usual, same, worse], BASELINE) == {0, 1}
 
 
+def test_a_pause_sampled_shallower_and_longer_than_the_baselines_is_routine_by_its_cost():
+    # One checkpoint every 43 minutes, scraped every 15 s (a blind control day): in the
+    # baseline it was sampled as 30 s at -52%, later as 45 s at -40% (longer than 1.5 times
+    # 30 s by a few ms) and, coinciding with an evaluation, 45 s at -47%. The verdict named
+    # load average for those two on a day with nothing wrong.
+    def dip(start: int, seconds: float, depth: float) -> Episode:
+        end = at(start) + timedelta(seconds=seconds)
+        return Episode("throughput", "drop", at(start), end, "down", value=1 - depth, reference=1.0)
+
+    usual = dip(60, 29.998, 0.524)
+    later = dip(300, 45.006, 0.395)
+    coinciding = dip(200, 45.0, 0.466)
+    # a stall that costs far more, and a long shallow loss, stay the incident's
+    stall = dip(400, 90.0, 0.6)
+    shallow = dip(420, 600.0, 0.05)
+    got = routine([usual, later, coinciding, stall, shallow], BASELINE)
+    assert got == {0, 1, 2}
+
+
 def test_a_host_episodes_gpu_is_the_same_every_run_when_its_gpus_tie():
     """An episode names the GPU that was worst most often over its samples; when two GPUs
     were worst equally often, the first by name, every run (the mode's order is not
