@@ -13,7 +13,7 @@ import numpy as np
 import polars as pl
 import pytest
 
-from incidentbook.metrics.diagnosis import Diagnosis, explain
+from incidentbook.metrics.diagnosis import Diagnosis, explain, match
 from incidentbook.metrics.episodes import Episode, attribute, find, host_episodes, routine
 from incidentbook.metrics.signals import Signal
 from incidentbook.record.model import Finding
@@ -430,3 +430,51 @@ def test_lasting_departures_on_many_hosts_do_not_hide_one_hosts_sharp_episode():
     hot = [e for e in eps if e.hosts == ("h05",)]
     assert len(hot) == 1 and abs((hot[0].start - at(200)).total_seconds()) <= 2 * STEP
     assert len({e.hosts for e in eps}) <= 6  # not the wave's eight
+
+
+def test_what_idles_while_the_run_is_down_is_no_cause_of_its_slower_restart():
+    # A run cancelled and resubmitted with a longer sequence (a blind incident folder): the
+    # GPUs draw no power while it is down, then it trains 8% slower with every signal
+    # healthy. The verdict named GPU power, "10 min before" the loss.
+    def down(v):
+        v[:, 200:220] = 90  # idle, between the last iteration and the restart
+
+    power = fleet("gpu_power", 600, 3, edit=down)
+    sigs = the_signals() | {"iteration": signal("iteration", bad="both", role="health")}
+    findings = [
+        finding("drop", "gpu_power", 200, 220, -0.85, 90, 600),
+        finding("restart", "iteration", 200, 220, -0.05),
+        finding("level_shift", "throughput", 220, N - 1, -0.08, 7360, 8000),
+    ]
+    dg = explained(power, findings, sigs)
+    power_c = next(c for c in dg.ranked if c.signal == "gpu_power")
+    assert not power_c.cause_like
+    assert "while the run was down" in power_c.why_effect
+    assert dg.verdict["cause"] is None
+    assert "It began as the run restarted" in dg.verdict["summary"]
+
+
+def test_a_host_named_in_one_dip_of_many_is_not_a_culprit():
+    # One host's CPUs throttled (a blind incident folder): the cluster's CPU frequency dips
+    # at every scrape, each dip attributed to it, now and then with one other host whose
+    # scrape fell low too; the verdict named 16 of 20 hosts
+    many = [
+        Episode("cpu_freq", "drop", at(i), at(i + 1), "down", hosts=("h07",)) for i in range(20)
+    ]
+    noise = [
+        Episode("cpu_freq", "drop", at(30 + i), at(31 + i), "down", hosts=("h07", f"h1{i}"))
+        for i in range(3)
+    ]
+    symptom = [Episode("throughput", "level_shift", at(0), at(60), "down")]
+    sigs = {"cpu_freq": signal("cpu_freq", bad="down")}
+    (c,) = match(
+        symptom, {"cpu_freq": many + noise}, sigs, timedelta(minutes=1), timedelta(minutes=30)
+    )
+    assert c.hosts == ["h07"]
+    # hosts hit as often as each other all stay (three hosts, each its own dip)
+    three = [
+        Episode("cpu_freq", "drop", at(i), at(i + 1), "down", hosts=(h,))
+        for i, h in enumerate(["h01", "h02", "h03"])
+    ]
+    (c,) = match(symptom, {"cpu_freq": three}, sigs, timedelta(minutes=1), timedelta(minutes=30))
+    assert c.hosts == ["h01", "h02", "h03"]

@@ -16,6 +16,7 @@ confidence that says how far it stands above the alternatives.
 from __future__ import annotations
 
 import math
+from collections import Counter
 from dataclasses import dataclass, field
 from datetime import datetime, timedelta
 
@@ -27,6 +28,10 @@ from incidentbook.metrics.signals import Signal
 from incidentbook.record.model import Alternative, Correlation, Finding, Verdict
 from incidentbook.text import lower_label
 from incidentbook.window import TimeWindow
+
+# A host (or GPU) named in fewer than this share of the episodes the most named one is in
+# is left out of a candidate's hosts.
+RECURRING = 0.25
 
 
 @dataclass
@@ -126,8 +131,8 @@ def match(
         score = 2 * precision * recall / (precision + recall)
         chosen = [e for gi in sorted(used) for e in groups[gi]]
         direction = _majority(e.direction for e in chosen)
-        hosts = sorted({h for e in chosen for h in e.hosts})
-        gpus = sorted({g for e in chosen for g in e.gpus})
+        hosts = _recurring(chosen, "hosts")
+        gpus = _recurring(chosen, "gpus")
         out.append(
             Candidate(
                 signal=name,
@@ -148,12 +153,25 @@ def match(
     return out
 
 
+def _recurring(episodes: list[Episode], field: str) -> list[str]:
+    """The hosts (or GPUs) of a candidate's episodes, less those that came up in a few of
+    many: a host one cluster-wide dip of a hundred was attributed to beside the host in all
+    of them is the dip's noise, not a second culprit. Kept: each one named in at least a
+    quarter as many episodes as the most named one."""
+    counts = Counter(h for e in episodes for h in getattr(e, field))
+    if not counts:
+        return []
+    most = max(counts.values())
+    return sorted(h for h, n in counts.items() if n >= RECURRING * most)
+
+
 def judge(
     candidates: list[Candidate],
     signals: dict[str, Signal],
     tolerance: timedelta,
     frame: pl.DataFrame | None = None,
     baseline: TimeWindow | None = None,
+    down: list[tuple[datetime, datetime]] = (),
 ) -> list[Candidate]:
     """Mark each candidate cause or effect, from its role, direction and order.
 
@@ -176,6 +194,17 @@ def judge(
     cluster_activity = [n for n, s in idling.items() if s.straggler is not None]
     for c in candidates:
         s = signals[c.signal]
+        if (
+            s.idle not in (None, "none")
+            and c.direction == s.idle
+            and _while_down(c, down, tolerance)
+        ):
+            c.cause_like = False
+            c.why_effect = (
+                "it moved only while the run was down (between its last iteration and its "
+                "restart), as GPUs and links do when no job runs"
+            )
+            continue
         if c.lag_seconds > tolerance.total_seconds():
             c.cause_like = False
             c.why_effect = "it began after the symptom did: a consequence, not a cause"
@@ -210,6 +239,19 @@ def judge(
             abs(c.lag_seconds),
             c.signal,
         ),
+    )
+
+
+def _while_down(c: Candidate, down: list[tuple[datetime, datetime]], tolerance: timedelta) -> bool:
+    """Whether every episode of a candidate lay inside a time the run was not running (a
+    restart's gap): what idles when no job runs (power, utilisation, traffic falling) says
+    nothing of why the job went slower after. (Errors rising in the gap may be why it
+    stopped, and a stall is the incident itself: neither is judged so.)"""
+    if not down or not c.episodes:
+        return False
+    return all(
+        any(a - tolerance <= e.start and e.end <= b + tolerance for a, b in down)
+        for e in c.episodes
     )
 
 
@@ -420,9 +462,11 @@ def verdict(
     signals: dict[str, Signal],
     hosts_total: int | None,
     tolerance: timedelta,
+    down: list[tuple[datetime, datetime]] = (),
 ) -> dict:
     """One sentence of what most likely happened, how sure, on what evidence, and what
-    else it could be, with what would tell them apart."""
+    else it could be, with what would tell them apart. `down`: when the run was not
+    running (its restarts' gaps)."""
     if not symptom:
         return {
             "cause": None,
@@ -441,6 +485,21 @@ def verdict(
     first = min(symptom, key=lambda e: e.start)
     symptom_text = describe_symptom(symptom, primary)
     if not explained:
+        # A run that came back slower from a restart, with no signal to blame: what changed
+        # is most likely the run itself (its configuration, its code, where it was placed).
+        resumed = [
+            b
+            for _, b in down
+            if abs((first.start - b).total_seconds()) <= 2 * tolerance.total_seconds()
+        ]
+        look = (
+            f"It began as the run restarted ({_when(resumed[0])}): compare the run's "
+            "configuration, code and placement before and after the restart, and the "
+            "job's own logs."
+            if resumed
+            else "Look at what the pack does not cover (the job's own logs, the scheduler, "
+            "changes deployed then)."
+        )
         return {
             "cause": None,
             "hosts": [],
@@ -452,8 +511,7 @@ def verdict(
             ),
             "summary": (
                 f"The data cannot decide: {symptom_text}, but no signal of the pack moved "
-                "before or with it the way a cause would. Look at what the pack does not "
-                "cover (the job's own logs, the scheduler, changes deployed then)."
+                f"before or with it the way a cause would. {look}"
             ),
             "evidence": [],
             "alternatives": [],
@@ -625,7 +683,9 @@ def explain(
         by_signal.setdefault(e.signal, []).append(e)
     lead = max(timedelta(minutes=30), tolerance * 5)
     matched = match(found.symptom, by_signal, allowed, tolerance, lead, baseline)
-    ranked = judge(matched, allowed, tolerance, frame, baseline)
+    # When the run was not running: its restarts' gaps.
+    down = [(f.start, f.end) for f in found.findings if f.kind == "restart"]
+    ranked = judge(matched, allowed, tolerance, frame, baseline, down)
     explained = explanations(
         ranked, allowed, max(timedelta(minutes=10), tolerance * 5), lead, set(log_signals)
     )
@@ -634,7 +694,7 @@ def explain(
     psig = signals.get(primary) or Signal(name=primary, label=primary, kind="gauge", metric=primary)
     measured = frame is None or frame.height > 0
     v = (
-        verdict(explained, found.symptom, psig, allowed, hosts_total, tolerance)
+        verdict(explained, found.symptom, psig, allowed, hosts_total, tolerance, down)
         if measured
         else _unmeasured(psig, list(logs))
     )
