@@ -139,6 +139,32 @@ def test_exporters_own_host_labels_name_the_host_when_there_is_no_node(tmp_path)
     assert port == "device=mlx5_0,instance=gpu-b07:9100,port=1"
 
 
+def test_node_exporters_address_takes_the_node_name_its_uname_info_gives(tmp_path):
+    # Kubernetes' node_exporter is scraped at the node's address (`instance="10.20.4.41:9100"`)
+    # while dcgm-exporter names the node (`Hostname`): node_uname_info's `nodename` joins
+    # them (PromQL's `* on(instance) group_left(nodename) node_uname_info`), so the two are
+    # one host, as in a blind incident folder where they were 40 hosts of 20.
+    root = write_incident(tmp_path)
+    t = T0.timestamp()
+    (root / "metrics" / "node.csv").write_text(
+        "timestamp,metric,value,instance,nodename\n"
+        f"{t:.0f},node_uname_info,1,10.20.4.41:9100,h100-n041\n"
+        f"{t:.0f},node_load1,0.5,10.20.4.41:9100,\n"
+        f"{t + 30:.0f},node_load1,0.7,10.20.4.41:9100,\n"
+    )
+    (root / "metrics" / "dcgm.csv").write_text(
+        "timestamp,metric,value,instance,Hostname,gpu\n"
+        f"{t:.0f},DCGM_FI_DEV_GPU_TEMP,60,10.42.0.54:9400,h100-n041,0\n"
+    )
+    metrics = load(root, ["gpu_temp", "load"])
+    assert sorted(metrics.frame.select("signal", "node").unique().rows()) == [
+        ("gpu_temp", "h100-n041"),
+        ("load", "h100-n041"),
+    ]
+    notes = " ".join(str(n) for n in metrics.receipt.assumptions)
+    assert "1 host named by node_exporter's node_uname_info" in notes
+
+
 @pytest.mark.parametrize(
     ("name", "content", "words"),
     [

@@ -341,6 +341,18 @@ class FolderSource:
                 f"{window.end.isoformat()} in {self.folder.metrics_dir}{span}"
                 + "".join(f"; {n}" for n in receipt.notes())
             )
+        named = _node_names(files, window, unit, held)
+        if named:
+            frame = frame.with_columns(pl.col("node").replace(named))
+            receipt.assumptions.append(
+                LoadNote(
+                    "assumed",
+                    str(self.folder.metrics_dir),
+                    f"{len(named)} host{'s' if len(named) != 1 else ''} named by "
+                    "node_exporter's node_uname_info (its nodename for the instance's "
+                    "address), as the other exporters name them",
+                )
+            )
         present = set(frame.get_column("signal").unique().to_list())
         for signal in signals:
             if signal.name not in present:
@@ -350,6 +362,35 @@ class FolderSource:
                 )
         receipt.gaps = find_gaps(frame, ordered=True)
         return Metrics(frame=frame, receipt=receipt, window=window)
+
+
+# node_exporter's uname info joins a scrape target's address to its node's own name (what
+# `* on(instance) group_left(nodename) node_uname_info` does in PromQL): where the node's
+# exporter is known by an IP and the GPUs' by the node's name, the two become one host.
+_UNAME = Signal(
+    name="_uname", label="node_exporter uname info", kind="gauge", metric="node_uname_info"
+)
+
+
+def _node_names(
+    files: list[Path], window: TimeWindow, unit: str | None, held: set[str] | None
+) -> dict[str, str]:
+    """Each node_exporter address's node name, from node_uname_info's nodename label
+    (empty when the files hold no such metric, or it names no other host)."""
+    if held is not None and "node_uname_info" not in held:
+        return {}
+    scans = [plan_file(p, window, [_UNAME], unit=unit).rows for p in files]
+    pairs = (
+        _concat(scans)
+        .select(
+            "node",
+            nodename=pl.col("labels").cast(pl.String).str.extract(r"(?:^|,)nodename=([^,]+)", 1),
+        )
+        .drop_nulls()
+        .unique()
+        .collect()
+    )
+    return {str(node): name for node, name in pairs.iter_rows() if str(node) != name}
 
 
 def _concat(frames: list[pl.LazyFrame]) -> pl.LazyFrame:
