@@ -634,6 +634,7 @@ def test_folders_named_for_a_kind_of_log_are_not_hosts(tmp_path):
     write(root, "collected/journal/gpu-b09.log", stamp)
     write(root, "gpu-b11.dmesg-T.txt", stamp)
     write(root, "node01.example.org.log", stamp)  # a domain is not a kind of log
+    write(root, "train/job-7741.out", stamp)  # a job's output names no host
     logs = read_logs(root, window("2025-02-23T00:00Z", "2025-02-24T00:00Z"))
     assert dict(rows(logs.frame, "file", "host")) == {
         "dmesg/gpu-b07.txt": "gpu-b07",
@@ -642,6 +643,7 @@ def test_folders_named_for_a_kind_of_log_are_not_hosts(tmp_path):
         "collected/journal/gpu-b09.log": "gpu-b09",
         "gpu-b11.dmesg-T.txt": "gpu-b11",
         "node01.example.org.log": "node01.example.org",
+        "train/job-7741.out": "job-7741",
     }
 
 

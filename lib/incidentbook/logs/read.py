@@ -768,12 +768,14 @@ def _batches(files: list[_File]) -> Iterator[list[_File]]:
         yield batch
 
 
-# Folders and name parts that say what kind of log a file holds, or group hosts, rather than
-# name a host: logs are often collected one kind at a time (`logs/dmesg/<host>.txt`,
-# `logs/journal/<host>.log`, `logs/nodes/<host>/syslog`, `<host>.dmesg-T.txt`).
+# Folders and name parts that say what kind of log a file holds, or group hosts or a job's
+# outputs, rather than name a host: logs are often collected one kind at a time
+# (`logs/dmesg/<host>.txt`, `logs/journal/<host>.log`, `logs/nodes/<host>/syslog`,
+# `<host>.dmesg-T.txt`, `logs/train/<job>.out`).
 _KIND = re.compile(
     r"(?i)(?:dmesg|kern|kernel|kmsg|syslog|messages|journal|journald|journalctl|logs?|var"
-    r"|stdout|stderr|out|err|txt|nodes|hosts|servers|machines|collected|raw)(?:[-_][a-z]+)?"
+    r"|stdout|stderr|out|err|txt|nodes|hosts|servers|machines|collected|raw"
+    r"|train|training|trainer|jobs?|runs?|outputs?|slurm)(?:[-_][a-z]+)?"
 )
 
 
