@@ -341,7 +341,7 @@ class FolderSource:
                 f"{window.end.isoformat()} in {self.folder.metrics_dir}{span}"
                 + "".join(f"; {n}" for n in receipt.notes())
             )
-        named = _node_names(files, window, unit, held)
+        named = _node_names(files, window, unit, held, groups)
         if named:
             frame = frame.with_columns(pl.col("node").replace(named))
             receipt.assumptions.append(
@@ -373,13 +373,22 @@ _UNAME = Signal(
 
 
 def _node_names(
-    files: list[Path], window: TimeWindow, unit: str | None, held: set[str] | None
+    files: list[Path],
+    window: TimeWindow,
+    unit: str | None,
+    held: set[str] | None,
+    groups: dict[Path, MetricGroups | None],
 ) -> dict[str, str]:
     """Each node_exporter address's node name, from node_uname_info's nodename label
-    (empty when the files hold no such metric, or it names no other host)."""
-    if held is not None and "node_uname_info" not in held:
+    (empty when the files hold no such metric, or it names no other host). Only the files
+    whose footer does not rule the metric out are scanned for it (a CSV always is)."""
+    wanted = {_UNAME.metric}
+    if held is not None and not wanted & held:
         return {}
-    scans = [plan_file(p, window, [_UNAME], unit=unit).rows for p in files]
+    some = [p for p in files if groups[p] is None or groups[p].rows_of(wanted)]
+    if not some:
+        return {}
+    scans = [plan_file(p, window, [_UNAME], unit=unit).rows for p in some]
     pairs = (
         _concat(scans)
         .select(
