@@ -588,12 +588,12 @@ def attribute(
     )
     totals = (
         hit.group_by("i")
-        .agg(total=pl.col("moved").clip(0).sum())
+        .agg(total=pl.col("moved").sum())
         .join(reporting.select("i", "hosts"), on="i")
     )
+    # (every host left in `hit` moved the episode's way: over a multiple of a magnitude)
     ranked = (
-        hit.filter(pl.col("moved") > 0)
-        .join(totals, on="i")
+        hit.join(totals, on="i")
         .sort(["i", "moved", "node"], descending=[False, True, False])
         .with_columns(cum=(pl.col("moved").cum_sum() / pl.col("total")).over("i"))
         .with_columns(before=pl.col("cum").shift(1, fill_value=0.0).over("i"))
