@@ -202,3 +202,46 @@ def test_a_primary_departure_is_reported_when_it_costs_the_least_loss_worth_repo
     assert all(abs(s - 300) > 2 for s in starts), starts
     assert any(abs(s - 450) <= 2 for s in starts), starts
     assert any(abs(s - 640) <= 2 for s in starts), starts
+
+
+def _megatron_untimed(pause_at: int, pause_s: float, lines: int = 480) -> str:
+    """Megatron's console as it was in 2023: a line every 10 iterations of 3 s and no time
+    on it, so the lines are dated from the start line plus the elapsed times; the pause
+    (a checkpoint) is inside the elapsed time of the line after it."""
+    rng = np.random.default_rng(7)
+    out = [f"[before the start of training step] datetime: {T0:%Y-%m-%d %H:%M:%S} "]
+    for k in range(1, lines + 1):
+        ms = 3000 + rng.normal(0, 10) + (pause_s * 100 if k == pause_at else 0)
+        out.append(
+            f" iteration {10 * k:8d}/  100000 | consumed samples: {5120 * k:12d} | "
+            f"elapsed time per iteration (ms): {ms:.1f} | learning rate: 3.000E-04 | "
+            "global batch size:   512 | lm loss: 2.000000E+00 | loss scale: 1.0 |"
+        )
+    return "\n".join(out) + "\n"
+
+
+def test_a_logged_pause_is_dated_from_the_line_before_it_so_the_hardware_does_not_lead(tmp_path):
+    # A blind incident folder's Megatron log: a checkpoint's 2 min pause shows in the line
+    # after it, 2 min after the GPUs' power fell for it, and the verdict named GPU power as
+    # the cause. A logged value is the mean since the line before, so the dip began after
+    # that line: dated from there, power falls with the symptom, as waiting GPUs do.
+    rng = np.random.default_rng(1)
+    n = 480  # 30 s samples, four hours
+    line_before = 239 * 30  # seconds from T0 of the line before the pause
+    a, b = (line_before + 5 + 29) // 30, (line_before + 125) // 30 + 1
+    frames = []
+    for h in range(8):
+        power = 600 + rng.normal(0, 3, n)
+        tensor = 0.5 + rng.normal(0, 0.005, n)
+        power[a:b], tensor[a:b] = 90, 0.0
+        frames.append(samples("DCGM_FI_DEV_POWER_USAGE", power, f"h{h}", gpu="0"))
+        frames.append(samples("DCGM_FI_PROF_PIPE_TENSOR_ACTIVE", tensor, f"h{h}", gpu="0"))
+    root = write_incident(tmp_path / "inc", frames, hours=4, nodes=8)
+    (root / "logs").mkdir()
+    (root / "logs" / "train.log").write_text(_megatron_untimed(240, 120))
+    diagnosis = investigate(root).analysis.diagnosis
+    power = next(c for c in diagnosis.ranked if c.signal == "gpu_power")
+    assert not power.cause_like and "activity fell with it" in power.why_effect
+    assert diagnosis.verdict["cause"] is None
+    # the symptom is dated from the line before the pause (09:59:30), not after it
+    assert "from 2025-03-14 09:59 UTC" in diagnosis.verdict["summary"]

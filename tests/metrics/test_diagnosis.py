@@ -478,3 +478,22 @@ def test_a_host_named_in_one_dip_of_many_is_not_a_culprit():
     ]
     (c,) = match(symptom, {"cpu_freq": three}, sigs, timedelta(minutes=1), timedelta(minutes=30))
     assert c.hosts == ["h01", "h02", "h03"]
+
+
+def test_a_logged_dip_is_dated_from_the_line_before_unless_a_restart_lies_between():
+    from incidentbook.metrics.episodes import from_interval_start
+
+    lines = [at(i) for i in (0, 2, 4, 6, 30, 32)]  # a restart between 6 and 30
+    frame = pl.DataFrame(
+        {"ts": lines, "signal": "throughput", "value": 1.0},
+        schema={"ts": pl.Datetime("us", "UTC"), "signal": pl.String, "value": pl.Float64},
+    )
+    dips = [
+        Episode("throughput", "drop", at(4), at(6), "down"),
+        Episode("throughput", "drop", at(30), at(32), "down"),
+    ]
+    got = from_interval_start(dips, frame, "throughput", restarts=[(at(6), at(30))])
+    assert got[0].start == at(2)  # the mean at 4 covers 2..4
+    assert got[1].start == at(30)  # the first line after the restart covers only since it
+    # without the restart, the line at 30 covers the whole gap (a hang logged at its end)
+    assert from_interval_start(dips, frame, "throughput")[1].start == at(6)

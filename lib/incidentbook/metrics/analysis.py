@@ -27,7 +27,7 @@ Methods, and why they fit telemetry from training clusters:
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from datetime import UTC, datetime, timedelta
 
 import numpy as np
@@ -44,7 +44,7 @@ from incidentbook.metrics.diagnosis import (
     match,
     verdict_record,
 )
-from incidentbook.metrics.episodes import Episode, Found, find, host_means
+from incidentbook.metrics.episodes import Episode, Found, find, from_interval_start, host_means
 from incidentbook.metrics.frames import cluster_series
 from incidentbook.metrics.lasting import Sustained
 from incidentbook.metrics.shifts import segment
@@ -674,6 +674,11 @@ def analyze(
     tolerance = config.tolerance or max(timedelta(minutes=1), (step or timedelta(0)) * 2)
     sustained = Sustained(config.sustain, config.sustain_samples, config.min_effect)
     found = find(metrics.frame, signals, primary, findings, baseline, config.threshold, sustained)
+    if primary in logged:
+        restarts = [(f.start, f.end) for f in found.findings if f.kind == "restart"]
+        found = replace(
+            found, symptom=from_interval_start(found.symptom, metrics.frame, primary, restarts)
+        )
     # The cluster's hosts, as the exporters name them: the trainer's gauges come from one
     # rank, under its host or, read from its log, under the log's own name ("trainer").
     trainer = [n for n, s in signals.items() if s.from_trainer]

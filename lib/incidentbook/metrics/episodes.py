@@ -26,7 +26,7 @@ that made it, when a few did. Moves like those the baseline already shows are ro
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from datetime import datetime, timedelta
 from typing import TypeVar
 
@@ -793,6 +793,38 @@ def find(
     ]
     merged = sorted([*kept, *added, *told], key=lambda f: (f.start, f.kind, f.signal, f.end))
     return Found(merged, [*cluster_eps, *host_eps], symptom, len(dropped))
+
+
+def from_interval_start(
+    episodes: list[Episode],
+    frame: pl.DataFrame,
+    signal: str,
+    restarts: list[tuple[datetime, datetime]] = (),
+) -> list[Episode]:
+    """A signal a trainer logs (tokens/s, step time) is the mean over the steps since its
+    previous line, so a dip first seen at a line began somewhere after the line before:
+    each episode of it is dated from that line. The interval that holds a pause is as long
+    as the pause makes it (a checkpoint's 45 s in a line every 50 s), so no typical length
+    bounds it; only a restart does, as the first line after one covers the steps since
+    the restart. Without this, a pause the hardware shows at once (power falling as a
+    checkpoint is saved) seems to come a whole interval before the symptom it is part of,
+    and reads as its cause."""
+    ts = (
+        frame.filter(pl.col("signal") == signal)
+        .select(pl.col("ts").unique().sort())
+        .get_column("ts")
+    )
+    if ts.len() < 2 or not episodes:
+        return episodes
+    starts = pl.Series([e.start for e in episodes], dtype=ts.dtype)
+    before = ts.search_sorted(starts, side="left").to_list()
+    out = []
+    for e, i in zip(episodes, before, strict=True):
+        earlier = ts[i - 1] if i > 0 else None
+        if earlier is not None and not any(earlier < b <= e.start for _, b in restarts):
+            e = replace(e, start=earlier)
+        out.append(e)
+    return out
 
 
 def _routine(e: Episode, usual: list[Episode]) -> bool:
