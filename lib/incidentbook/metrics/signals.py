@@ -24,6 +24,14 @@ from incidentbook.record.taxonomy import Taxonomy, taxonomy_of
 from incidentbook.yamlio import read_yaml, sentences
 
 Reduce = Literal["mean", "sum", "max", "min"]
+# Names older exporters gave the same field, read as the current name: DCGM called its
+# clock event reasons "clock throttle reasons" until the 2023 rename, and dcgm-exporter
+# names a series after the field it was configured with.
+FORMER_NAMES: dict[str, tuple[str, ...]] = {
+    "DCGM_FI_DEV_CLOCKS_EVENT_REASONS": ("DCGM_FI_DEV_CLOCK_THROTTLE_REASONS",),
+}
+CURRENT_NAME: dict[str, str] = {old: new for new, olds in FORMER_NAMES.items() for old in olds}
+
 Origin = Literal["metrics", "tensorboard", "trainer_log"]
 ORIGINS: tuple[Origin, ...] = ("metrics", "tensorboard", "trainer_log")
 """Where an incident folder's samples come from: its metrics/ files, TensorBoard event
@@ -161,8 +169,10 @@ class Signal(BaseModel):
 
     @property
     def metrics(self) -> list[str]:
-        """The raw metric names this signal reads."""
-        return [m for m in (self.metric, self.numerator, self.denominator) if m]
+        """The raw metric names this signal reads (with the names older exporters gave
+        them: metrics sources read those as the current name)."""
+        names = [m for m in (self.metric, self.numerator, self.denominator) if m]
+        return [*names, *(old for m in names for old in FORMER_NAMES.get(m, ()))]
 
 
 class SignalPack(BaseModel):

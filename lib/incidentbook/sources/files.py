@@ -32,7 +32,7 @@ import polars as pl
 from incidentbook.errors import IncidentbookError, LoadNote
 from incidentbook.metrics.data import MetricsError
 from incidentbook.metrics.frames import UTC_US
-from incidentbook.metrics.signals import Signal
+from incidentbook.metrics.signals import CURRENT_NAME, Signal
 from incidentbook.sources.base import HOST_LABELS, host_of
 from incidentbook.sources.objects import ObjectPath, storage_options
 from incidentbook.window import TimeWindow
@@ -294,7 +294,7 @@ def _canonical(frame: pl.LazyFrame, columns: list[str]) -> pl.LazyFrame:
 
     return frame.select(
         ts="ts",
-        metric=pl.col("metric").cast(pl.String).cast(pl.Categorical),
+        metric=pl.col("metric").cast(pl.String).replace(CURRENT_NAME).cast(pl.Categorical),
         value=pl.col("value").cast(pl.Float64),
         node=host_of(columns).cast(pl.Categorical),
         gpu=label("gpu"),
