@@ -886,6 +886,33 @@ def test_a_pasted_line_of_another_tool_keeps_its_own_time(tmp_path):
     assert "generic-yearless" in report.yearless_formats
 
 
+def test_a_launcher_tagged_line_with_its_own_time_dates_a_file_of_untimed_lines(tmp_path):
+    # A blind incident folder's Slurm output (srun --label, NCCL_DEBUG=INFO): thousands of
+    # NCCL lines with no time, so the file reads as NCCL's, then Megatron's iteration lines
+    # with a time after the padded rank. Their time was not seen behind the tag, and the
+    # whole file was dated by its modification time, outside the window.
+    nccl = "".join(
+        f"{r:3d}: gpu{r // 8 + 1:03d}:{4100 + r}:{4100 + r} [{r % 8}] NCCL INFO Bootstrap : "
+        f"Using bond0:10.40.1.{r // 8 + 1}<0>\n"
+        for r in range(64)
+    )
+    megatron = "".join(
+        f" 15:  [2025-05-20 07:5{i}:00] iteration    {48510 + 10 * i}/  250000 | consumed "
+        f"samples:     74511360 | elapsed time per iteration (ms): 7698.2 |\n"
+        for i in range(3)
+    )
+    frame, report = one(
+        tmp_path, nccl + megatron, w=window("2025-05-20T05:00Z", "2025-05-20T10:30Z")
+    )
+    assert report.files == {"x.log": "nccl"} and balanced(report)
+    assert report.file_timed == 0 and report.in_window == 67
+    mine = frame.filter(pl.col("message").str.contains("iteration")).sort("line")
+    assert mine.get_column("ts").to_list() == [utc(2025, 5, 20, 7, 50 + i) for i in range(3)]
+    assert not mine.get_column("inferred").any()
+    # the NCCL lines before them take the first such time, marked inferred
+    assert frame.filter(pl.col("inferred")).height == 64
+
+
 def test_a_bmc_row_with_an_impossible_time_is_counted_not_dropped(tmp_path):
     rows = (
         "   1 | 13/45/2020 | 25:00:00 | Fan #1 | Lower Critical going low | Asserted\n"

@@ -26,6 +26,7 @@ that start with a stamp of their own keep it: own_times reads them with the gene
 
 from __future__ import annotations
 
+import re
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 
@@ -35,6 +36,7 @@ import polars as pl
 from incidentbook.logs.data import NO_BOOT_TIME, NO_TIMESTAMP, UTC_US
 from incidentbook.logs.formats import INHERIT, NEEDS_BOOT, SKIP, Context, LogFormat
 from incidentbook.logs.formats.generic import GENERIC, STAMP
+from incidentbook.logs.formats.trainer_lines import LAUNCHER
 
 AGREE_US = 2_000_000  # boot times stated by lines agree when within two seconds
 RESTART_US = 1_000_000  # a boot's first messages are within a second of its start
@@ -230,8 +232,11 @@ def may_hold_foreign_lines(fmt: LogFormat) -> bool:
     return not fmt.fallback and fmt.facts is None and fmt.name not in {"unknown", "slurm-sacct"}
 
 
-# A stamp at a line's start, after at most one token (`[`, `<13>`, `node01: `).
-_OWN_STAMP = pl.col("_lead").str.contains(r"^\S{0,24}\s?$")
+# A stamp at a line's start, after at most one token (`[`, `<13>`, `node01: `), or after a
+# launcher's tag and then one (`191:  [2025-05-20 07:51:53] iteration ...`: srun --label
+# pads its rank, and Megatron starts its line with a space).
+_TAG = re.sub(r"\(\?P<\w+>", "(?:", LAUNCHER)
+_OWN_STAMP = pl.col("_lead").str.contains(rf"^(?:{_TAG})\s*\S{{0,24}}\s?$")
 
 
 def own_times(done: pl.DataFrame, ctx: Context) -> pl.DataFrame:
@@ -243,7 +248,10 @@ def own_times(done: pl.DataFrame, ctx: Context) -> pl.DataFrame:
     status = pl.col("status")
     if not done.select((status == INHERIT).any()).item():
         return done
-    candidate = (status == INHERIT) & ~pl.col("raw").str.contains(r"^\s")
+    # (srun --label pads its rank with spaces: ` 15: ` starts a line, not a continuation)
+    candidate = (status == INHERIT) & (
+        ~pl.col("raw").str.contains(r"^\s") | pl.col("raw").str.contains(r"^\s*\d+: ")
+    )
     rows = done.with_row_index("_row").filter(candidate)
     if rows.height == 0:
         return done
