@@ -1878,6 +1878,14 @@ POSITIVES += [
         "ethernet-tx-timeout",
         {"ifname": "enp65s0f0", "driver": "mlx5_core", "queue": "7"},
     ),
+    # gpud's kernel message matcher tests (components/accelerator/nvidia/infiniband/
+    # kmsg_matcher_test.go, https://github.com/leptonai/gpud): a module that overheated
+    (
+        "[Sun Dec  1 14:54:40 2024] hostname kernel: mlx5_port_module_event:1131:(pid 0): "
+        "Port module event[error]: module 0, Cable error, High Temperature",
+        "ib-hca-error",
+        {"module": "0", "module_error": "Cable error, High Temperature"},
+    ),
     # https://github.com/PeterSuh-Q3/tinycore-redpill/issues/9
     (
         "[   14.059052] mlx5_core 0000:03:00.0: mlx5_load_one failed with error code -22",
