@@ -497,3 +497,32 @@ def test_a_logged_dip_is_dated_from_the_line_before_unless_a_restart_lies_betwee
     assert got[1].start == at(30)  # the first line after the restart covers only since it
     # without the restart, the line at 30 covers the whole gap (a hang logged at its end)
     assert from_interval_start(dips, frame, "throughput")[1].start == at(6)
+
+
+def test_power_falling_with_activity_is_an_effect_however_long_before_the_dips_it_began():
+    # A blind incident folder: one GPU's NVLink errors came in bursts and the job slowed
+    # in dips 3 to 7 min apart. Power and tensor activity fell across the cluster over the
+    # dips as one 26 min episode, begun 8 min before the dip it was matched to, and the
+    # verdict named GPU power: too far ahead to be the stall's effect, it was judged. The
+    # GPUs' own activity falling with it says it is, whatever the symptom's clock says.
+    sigs = the_signals() | {
+        "tensor_active": signal(
+            "tensor_active", bad="both", role="effect", idle="down", straggler="up"
+        ),
+    }
+    span = slice(200, 252)  # 26 min
+    tensor = fleet(
+        "tensor_active", 0.5, 0.002, seed=1, edit=lambda v: v.__setitem__((slice(None), span), 0.46)
+    )
+    power = fleet(
+        "gpu_power", 590, 2, seed=2, edit=lambda v: v.__setitem__((slice(None), span), 558)
+    )
+    findings = [
+        finding("drop", "gpu_power", 200, 252, -0.054, 558, 590),
+        *(finding("drop", "throughput", a, a + 6, -0.07, 9300, 10000) for a in (216, 228, 240)),
+    ]
+    dg = explained(pl.concat([tensor, power]), findings, sigs)
+    power_c = next(c for c in dg.ranked if c.signal == "gpu_power")
+    assert power_c.lag_seconds < -60 * 5  # it did begin long before the dips it met
+    assert not power_c.cause_like and "activity fell with it" in power_c.why_effect
+    assert dg.verdict["cause"] is None

@@ -222,7 +222,10 @@ def judge(
             idle_too = _activity_fell(
                 c, activity if c.per_host else cluster_activity, frame, baseline
             )
-            if idle_too and c.lag_seconds >= -tolerance.total_seconds():
+            # Whenever it began: power falling as the GPUs' own activity falls is their
+            # waiting, read on the hardware's clock, which the symptom's (a trainer's
+            # interval means, or one long episode over many dips) need not share.
+            if idle_too:
                 c.cause_like = False
                 c.why_effect = (
                     f"it {'fell' if c.direction == 'down' else 'rose'} as GPUs do when they "
