@@ -1878,6 +1878,58 @@ POSITIVES += [
         "ethernet-tx-timeout",
         {"ifname": "enp65s0f0", "driver": "mlx5_core", "queue": "7"},
     ),
+    # Blind set CJ (checkpointing and data loading), as gathered:
+    # https://github.com/huggingface/datasets/issues/7440
+    (
+        "[2025-03-10 18:09:23 WARNING] '(ReadTimeoutError(\"HTTPSConnectionPool("
+        "host='huggingface.co', port=443): Read timed out. (read timeout=10)\"),"
+        " '(Request ID: b0df5a1a-4836-46cf-8e45-58a7c1553309)')' thrown while r"
+        "equesting GET https://huggingface.co/datasets/cerebras/SlimPajama-627B"
+        "/resolve/2d0accdd58c5d5511943ca1f5ff0e3eb5e293543/validation/chunk3/ex"
+        "ample_holdout_6161.jsonl.zst",
+        "object-storage-error",
+        {},
+    ),
+    # https://github.com/huggingface/datasets/issues/7440
+    (
+        "[2025-03-10 18:07:37 WARNING] Retrying in 1s [Retry 1/5].",
+        "object-storage-error",
+        {},
+    ),
+    # https://github.com/mosaicml/streaming/issues/781
+    (
+        "/opt/conda/lib/python3.10/multiprocessing/resource_tracker.py:224: Use"
+        "rWarning: resource_tracker: There appear to be 7 leaked shared_memory "
+        "objects to clean up at shutdown",
+        "dataloader-worker-died",
+        {},
+    ),
+    # https://github.com/NVIDIA/DALI/issues/4879
+    (
+        "[/opt/dali/dali/operators/reader/loader/webdataset_loader.cc:424] Mult"
+        'iple components matching output 5 at index file at "datasets/clic_perc'
+        'eptual_challenge_wds/clic_test_subtrain/000001.index" line 2154.',
+        "dataloader-worker-died",
+        {},
+    ),
+    # https://github.com/NVIDIA/DALI/issues/5228
+    (
+        "Error when constructing operator: readers__Webdataset encountered:",
+        "dataloader-worker-died",
+        {"dali_operator": "readers__Webdataset"},
+    ),
+    # https://github.com/mosaicml/llm-foundry/issues/258
+    (
+        "ERROR:composer.cli.launcher:Rank 2 crashed with exit code -7.",
+        "trainer-crash",
+        {"composer_exit": "-7"},
+    ),
+    # https://github.com/ExplainableML/cosmos/issues/3
+    (
+        "2025-09-04,22:05:31 | WARNING | Handling webdataset error (DecodingError()). Ignoring.",
+        "dataloader-worker-died",
+        {},
+    ),
     # gpud's kernel message matcher tests (components/accelerator/nvidia/infiniband/
     # kmsg_matcher_test.go, https://github.com/leptonai/gpud): a module that overheated
     (
@@ -4614,6 +4666,36 @@ POSITIVES += [
 
 # Near misses: ordinary lines that share words with a signature and must match nothing.
 NEGATIVES: list[str] = [
+    # Blind set CJ's benign lines with a warning word in them (FSDP's and Composer's
+    # deprecation warnings, Orbax's legacy API note): no signature at all
+    # https://github.com/meta-llama/llama-cookbook/pull/650
+    (
+        "/home/mreso/.conda/envs/llama/lib/python3.10/site-packages/torch/distr"
+        "ibuted/fsdp/fully_sharded_data_parallel.py:689: FutureWarning: FSDP.st"
+        "ate_dict_type() and FSDP.set_state_dict_type() are being deprecated. P"
+        "lease use APIs, get_state_dict() and set_state_dict(), which can suppo"
+        "rt different parallelisms, FSDP1, FSDP2, DDP. API doc: https://pytorch"
+        ".org/docs/stable/distributed.checkpoint.html#torch.distributed.checkpo"
+        "int.state_dict.get_state_dict .Tutorial: https://pytorch.org/tutorials"
+        "/recipes/distributed_checkpoint_recipe.html ."
+    ),
+    # https://github.com/mosaicml/llm-foundry/issues/1501
+    (
+        "/local_disk0/.ephemeral_nfs/envs/pythonEnv-8060316e-1051-4bfa-9ae2-70f"
+        "f8b1ada0d/lib/python3.11/site-packages/composer/trainer/trainer.py:256"
+        ": UserWarning: `device_train_microbatch_size='auto'` may potentially f"
+        "ail with unexpected CUDA errors. Auto microbatching attempts to catch "
+        "CUDA Out of Memory errors and adjust the batch size, but it is possibl"
+        "e CUDA will be put into an irrecoverable state due to PyTorch bugs, e."
+        "g. integer overflow. In this case, please manually set device_train_mi"
+        "crobatch_size explicitly to an integer instead."
+    ),
+    # https://github.com/jcbmrshll/turbozero/issues/23
+    (
+        "WARNING:absl:Configured `CheckpointManager` using deprecated legacy AP"
+        "I. Please follow the instructions at https://orbax.readthedocs.io/en/l"
+        "atest/api_refactor.html to migrate."
+    ),
     "worker 3 aborted the request and will retry",
     "DataLoader worker (pid 4711) started with seed 12",
     "mlx5_core 0000:41:00.0 enp65s0f0np0: Link up",
