@@ -408,3 +408,46 @@ def test_a_file_that_fails_while_read_with_others_is_named(tmp_path):
     (root / "metrics" / "zz.parquet").write_bytes(bytes(broken))
     with pytest.raises(MetricsError, match=r"zz\.parquet"):
         load(root, ["load"])
+
+
+def test_hosts_scraped_at_their_own_offsets_are_put_on_one_grid(tmp_path):
+    # A blind incident folder's raw samples: Prometheus spreads its targets' scrapes over
+    # the 15 s interval, so no two of 24 hosts shared a timestamp. The cluster's series,
+    # taken per timestamp, read one host at a time, and the hot host's every sample was a
+    # one-second "spike" of the cluster: 1,584 findings, and an onset 10 min early.
+    step = timedelta(seconds=15)
+    n = 480  # two hours
+    rng = np.random.default_rng(4)
+    frames = []
+    for h in range(8):
+        temp = 60 + rng.normal(0, 0.3, n)
+        if h == 3:
+            temp[240:] += 15
+        offset = timedelta(seconds=1.7 * h + 0.437)
+        frames.append(
+            samples("DCGM_FI_DEV_GPU_TEMP", temp, f"h{h}", start=T0 + offset, gpu="0").with_columns(
+                timestamp=pl.datetime_range(
+                    T0 + offset,
+                    T0 + offset + step * (n - 1),
+                    step,
+                    eager=True,
+                    time_unit="us",
+                    time_zone="UTC",
+                )
+            )
+        )
+    frames.append(samples("trainer_tokens_per_second", 1e4 + rng.normal(0, 20, n // 2)))
+    root = write_incident(tmp_path, frames, hours=2, nodes=8)
+    got = load(root, ("gpu_temp",), window(0, 2))
+    temp = got.frame.filter(pl.col("signal") == "gpu_temp")
+    assert temp.get_column("ts").n_unique() == n  # one time per interval, every host at it
+    assert temp.group_by("ts").len().get_column("len").min() == 8
+    assert temp.get_column("ts").dt.second().unique().sort().to_list() == [0, 15, 30, 45]
+    assert any("sampled each at its own second" in note for note in got.receipt.notes())
+    # the analysis sees one host warming, not a cluster spiking every 15 s
+    from incidentbook.investigation import investigate
+
+    findings = investigate(root).analysis.findings
+    temps = [f for f in findings if f.signal == "gpu_temp"]
+    assert len(temps) <= 5 and all(f.end - f.start >= timedelta(minutes=30) for f in temps)
+    assert any(f.signal == "gpu_temp" and f.hosts == ["h3"] for f in findings)

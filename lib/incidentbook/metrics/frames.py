@@ -317,3 +317,47 @@ def cluster_series(frame: pl.DataFrame, signals: dict[str, Signal]) -> pl.DataFr
         )
         .sort("signal", "ts")
     )
+
+
+def on_one_grid(frame: pl.DataFrame) -> tuple[pl.DataFrame, list[str]]:
+    """Signals whose hosts were sampled each at its own offset, put on one time grid.
+
+    Prometheus spreads its scrapes of the targets over the interval, so raw samples (a
+    TSDB dump, an export of the samples themselves) put each host at its own second: with
+    24 hosts scraped every 15 s, no two hosts share a timestamp, and a cluster-wide
+    aggregate taken per timestamp reads one host at a time (a hot host's every sample is
+    a one-second "spike" of the cluster). PromQL's query_range evaluates every series at
+    the same step-aligned times; this does the same for such signals: each sample goes to
+    the start of its scrape interval (the median interval of the signal's series), and a
+    series' samples that meet in one interval are averaged. Signals whose hosts already
+    share their timestamps are left as they are. Returns the frame and the signals moved.
+    """
+    if frame.height == 0:
+        return frame, []
+    series = ["signal", "node", "gpu"]
+    shape = (
+        frame.group_by(series)
+        .agg(n=pl.len(), step=pl.col("ts").sort().diff().median())
+        .group_by("signal")
+        .agg(n=pl.col("n").median(), step=pl.col("step").median())
+        .join(frame.group_by("signal").agg(times=pl.col("ts").n_unique()), on="signal")
+        .filter((pl.col("times") > 1.5 * pl.col("n")) & (pl.col("step") > pl.duration(seconds=0)))
+    )
+    if shape.height == 0:
+        return frame, []
+    moved = sorted(shape.get_column("signal").to_list())
+    us = pl.col("ts").dt.epoch("us")
+    step_us = pl.col("step").dt.total_microseconds()
+    snapped = (
+        frame.filter(pl.col("signal").is_in(moved))
+        .join(shape.select("signal", "step"), on="signal")
+        .with_columns(
+            ts=pl.from_epoch(us - us % step_us, time_unit="us").dt.replace_time_zone("UTC")
+        )
+        .group_by([*series, "ts"], maintain_order=True)
+        .agg(pl.col("value").mean(), pl.col("worst").first())
+        .select(frame.columns)
+        .cast(frame.schema)
+    )
+    kept = frame.filter(~pl.col("signal").is_in(moved))
+    return pl.concat([kept, snapped]).sort("signal", "ts", "node", nulls_last=True), moved

@@ -30,7 +30,7 @@ from incidentbook.metrics.data import (
     NoMetricsError,
     find_gaps,
 )
-from incidentbook.metrics.frames import RAW_SCHEMA, signal_frames
+from incidentbook.metrics.frames import RAW_SCHEMA, on_one_grid, signal_frames
 from incidentbook.metrics.signals import Signal
 from incidentbook.sources.files import (
     CHECKS_SCHEMA,
@@ -351,6 +351,17 @@ class FolderSource:
                     f"{len(named)} host{'s' if len(named) != 1 else ''} named by "
                     "node_exporter's node_uname_info (its nodename for the instance's "
                     "address), as the other exporters name them",
+                )
+            )
+        frame, staggered = on_one_grid(frame)
+        if staggered:
+            receipt.assumptions.append(
+                LoadNote(
+                    "assumed",
+                    str(self.folder.metrics_dir),
+                    f"the hosts of {', '.join(staggered)} were sampled each at its own "
+                    "second of the scrape interval: their samples were put on one grid, at "
+                    "the start of each interval, as PromQL's query_range evaluates them",
                 )
             )
         present = set(frame.get_column("signal").unique().to_list())
