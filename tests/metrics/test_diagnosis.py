@@ -526,3 +526,25 @@ def test_power_falling_with_activity_is_an_effect_however_long_before_the_dips_i
     assert power_c.lag_seconds < -60 * 5  # it did begin long before the dips it met
     assert not power_c.cause_like and "activity fell with it" in power_c.why_effect
     assert dg.verdict["cause"] is None
+
+
+def test_a_general_signal_corroborates_the_specific_one_beside_it():
+    # Two blind incident folders: one host's CPUs clocked down, one host's NVMe drive
+    # slowing. Its load average rose with them, a sample sooner, and was named the cause:
+    # load says that tasks wait, the CPU's clock or the disk's latency says on what.
+    sigs = the_signals() | {
+        "load": signal("load", bad="up", general=True, label="Load average"),
+        "cpu_freq": signal("cpu_freq", bad="down", label="CPU frequency"),
+    }
+
+    def busier(v):
+        v[6, 199:] += 30
+
+    def slower(v):
+        v[6, 200:] -= 1200
+
+    frame = pl.concat([fleet("load", 40, 1, edit=busier), fleet("cpu_freq", 3000, 10, edit=slower)])
+    findings = [finding("level_shift", "throughput", 201, N, -0.05, 9500, 10000)]
+    dg = explained(frame, findings, sigs)
+    assert dg.verdict["cause"] == "cpu_freq" and dg.verdict["hosts"] == ["h06"]
+    assert "load average agree" in dg.verdict["summary"]

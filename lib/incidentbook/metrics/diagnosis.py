@@ -370,9 +370,11 @@ def explanations(
 
     def key(c: Candidate) -> tuple:
         # A log line corroborates; a straggler's activity says where, not why; a trainer's
-        # gauge says neither where nor why when a signal beside it names hosts.
+        # gauge says neither where nor why when a signal beside it names hosts; a general
+        # signal (the load average) says something waits, and the specific one beside it
+        # (the CPU's clock, the disk's latency) says on what.
         where_only = c.signal in from_logs or signals[c.signal].role == "effect"
-        return (where_only, unlocated(c), c.onset, -c.score, c.signal)
+        return (where_only, unlocated(c), signals[c.signal].general, c.onset, -c.score, c.signal)
 
     out = [Explanation(sorted(g, key=key)) for g in groups]
     return sorted(out, key=lambda x: (-round(x.score, 2), -len(x.members), x.onset))

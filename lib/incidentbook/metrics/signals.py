@@ -113,6 +113,12 @@ class Signal(BaseModel):
     mask: int | None = Field(
         None, description="For a bitmask gauge: 1 when any of these bits is set, else 0."
     )
+    general: bool = Field(
+        False,
+        description="It sums up several causes (the load average counts tasks waiting on the "
+        "CPU, the disks or memory alike): beside a more specific signal that tells the same "
+        "story, it corroborates rather than names the cause.",
+    )
     scale: float = Field(1.0, description="Multiplies the value (ns/s into a share of time).")
     confirm: str = Field("", description="How an engineer confirms this cause on a host.")
     component: str | None = Field(None, description="Taxonomy component its anomalies point to.")
