@@ -245,3 +245,37 @@ def test_a_logged_pause_is_dated_from_the_line_before_it_so_the_hardware_does_no
     assert diagnosis.verdict["cause"] is None
     # the symptom is dated from the line before the pause (09:59:30), not after it
     assert "from 2025-03-14 09:59 UTC" in diagnosis.verdict["summary"]
+
+
+def test_a_run_that_hung_and_restarted_has_its_stop_for_symptom(tmp_path):
+    # A blind incident folder: one GPU fell off the bus, every other rank blocked in its
+    # all-reduce until the watchdog ended the job 10 min later, and the job resumed from
+    # its checkpoint 15 min after that. The trainer logged nothing while it hung, so its
+    # throughput had no sample to fall in, and the verdict was "Nothing to explain".
+    rng = np.random.default_rng(2)
+    lines = ["  seq_length ...................................... 4096"]
+    at, it = T0, 0
+    for k in range(300):
+        if k == 150:
+            at += timedelta(minutes=25)  # the hang, the abort and the requeue
+            it -= 40  # back to the last checkpoint
+        at += timedelta(seconds=30)
+        it += 10
+        ms = 3000 + rng.normal(0, 10)
+        lines.append(
+            f" [{at:%Y-%m-%d %H:%M:%S}] iteration {it:8d}/  100000 | consumed samples: "
+            f"{512 * it:12d} | elapsed time per iteration (ms): {ms:.1f} | global batch "
+            "size:   512 | lm loss: 2.000000E+00 | loss scale: 1.0 |"
+        )
+    power = [
+        samples("DCGM_FI_DEV_POWER_USAGE", 600 + rng.normal(0, 3, 720), f"h{h}", gpu="0")
+        for h in range(4)
+    ]
+    root = write_incident(tmp_path / "inc", power, hours=3, nodes=4)
+    (root / "logs").mkdir()
+    (root / "logs" / "train.log").write_text("\n".join(lines) + "\n")
+    analysis = investigate(root).analysis
+    assert any(f.kind == "restart" for f in analysis.findings)
+    summary = analysis.diagnosis.verdict["summary"]
+    assert not summary.startswith("Nothing to explain"), summary
+    assert "fell 100% from 2025-03-14 09:15 UTC for 26 min" in summary, summary

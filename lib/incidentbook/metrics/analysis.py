@@ -44,7 +44,14 @@ from incidentbook.metrics.diagnosis import (
     match,
     verdict_record,
 )
-from incidentbook.metrics.episodes import Episode, Found, find, from_interval_start, host_means
+from incidentbook.metrics.episodes import (
+    Episode,
+    Found,
+    downtime,
+    find,
+    from_interval_start,
+    host_means,
+)
 from incidentbook.metrics.frames import cluster_series
 from incidentbook.metrics.lasting import Sustained
 from incidentbook.metrics.shifts import segment
@@ -679,6 +686,11 @@ def analyze(
         found = replace(
             found, symptom=from_interval_start(found.symptom, metrics.frame, primary, restarts)
         )
+    if not found.symptom and primary in signals and signals[primary].bad in ("down", "both"):
+        # A run that stopped (hung, crashed and restarted) with no slowdown while it ran:
+        # its stops are the symptom. Beside a slowdown they are not: a run restarted on
+        # purpose (a new configuration) would have its cancellation named the cause.
+        found = replace(found, symptom=downtime(found.findings, metrics.frame, primary, baseline))
     # The cluster's hosts, as the exporters name them: the trainer's gauges come from one
     # rank, under its host or, read from its log, under the log's own name ("trainer").
     trainer = [n for n, s in signals.items() if s.from_trainer]

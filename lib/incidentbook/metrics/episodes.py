@@ -827,6 +827,27 @@ def from_interval_start(
     return out
 
 
+def downtime(
+    findings: list[Finding], frame: pl.DataFrame, primary: str, baseline: TimeWindow
+) -> list[Episode]:
+    """The times the run made no progress, as episodes of the primary signal at nothing:
+    a restart's gap (the last iteration before it to the first after) and a stall (no
+    iteration for far longer than they take). A hang until the watchdog ends the job
+    logs no line at all, so its throughput has no sample to fall in: without these, the
+    commonest incident of a training cluster read as nothing to explain."""
+    gaps = [f for f in findings if f.kind in {"restart", "stall"}]
+    if not gaps:
+        return []
+    in_base = (pl.col("ts") >= baseline.start) & (pl.col("ts") < baseline.end)
+    level = frame.filter((pl.col("signal") == primary) & in_base).get_column("value").median()
+    if level is None or not level > 0:
+        return []
+    return [
+        Episode(primary, "drop", f.start, f.end, "down", value=0.0, reference=float(level))
+        for f in gaps
+    ]
+
+
 def _routine(e: Episode, usual: list[Episode]) -> bool:
     """Like the dips the baseline already had (a routine checkpoint pause): no longer and
     no deeper than they were, give or take a little; or, no longer than twice and costing
