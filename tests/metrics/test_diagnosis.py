@@ -548,3 +548,33 @@ def test_a_general_signal_corroborates_the_specific_one_beside_it():
     dg = explained(frame, findings, sigs)
     assert dg.verdict["cause"] == "cpu_freq" and dg.verdict["hosts"] == ["h06"]
     assert "load average agree" in dg.verdict["summary"]
+
+
+def test_between_equal_explanations_the_one_on_while_the_loss_lasts_is_named():
+    # A blind incident folder: another tenant's job congested the shared spine for an hour
+    # (transmit wait up on every host), while one GPU logged corrected ECC errors for 13
+    # min, from 9 min before. Both lined up with the loss, and the earlier was named.
+    sigs = the_signals() | {
+        "ecc_sbe": signal("ecc_sbe", bad="up", label="Corrected ECC errors"),
+        "ib_xmit_wait": signal("ib_xmit_wait", bad="up", label="InfiniBand transmit wait"),
+    }
+
+    def errors(v):
+        v[5, 182:208] += 40  # one GPU's host, 13 min from 9 min before the loss
+
+    def congested(v):
+        v[:, 200:312] *= 60  # every host, over the whole loss
+
+    frame = pl.concat(
+        [
+            fleet("ecc_sbe", 1, 0.2, edit=errors),
+            fleet("ib_xmit_wait", 5e4, 500, seed=3, edit=congested),
+        ]
+    )
+    findings = [
+        finding("level_shift", "throughput", 201, 312, -0.065, 9350, 10000),
+        finding("level_shift", "ib_xmit_wait", 200, 312, 59.0, 3e6, 5e4),
+    ]
+    dg = explained(frame, findings, sigs)
+    named = [dg.verdict["cause"], *(a["cause"] for a in dg.verdict["alternatives"])]
+    assert named[:2] == ["ib_xmit_wait", "ecc_sbe"], dg.verdict["summary"]
