@@ -578,3 +578,33 @@ def test_between_equal_explanations_the_one_on_while_the_loss_lasts_is_named():
     dg = explained(frame, findings, sigs)
     named = [dg.verdict["cause"], *(a["cause"] for a in dg.verdict["alternatives"])]
     assert named[:2] == ["ib_xmit_wait", "ecc_sbe"], dg.verdict["summary"]
+
+
+def test_a_leak_begun_inside_the_baseline_is_where_the_story_starts():
+    # A blind incident folder: a data loader leaked memory on one host from 34 min into a
+    # window whose first hour is the baseline; the host paged 90 min later and the job
+    # slowed. The verdict dated the cause from the paging: the leak's start was left out
+    # for lying inside the baseline, though a host that leaks there is no normal host.
+    sigs = the_signals() | {
+        "mem_available": signal("mem_available", bad="down", label="Memory available"),
+        "memory_pressure": signal("memory_pressure", bad="up", label="Memory pressure"),
+    }
+
+    def leak(v):
+        v[9, 70:] -= np.linspace(0, 700, N - 70)
+
+    def paging(v):
+        v[9, 300:] += 0.4
+
+    frame = pl.concat(
+        [
+            fleet("mem_available", 900, 2, edit=leak),
+            fleet("memory_pressure", 0.01, 0.002, seed=5, edit=paging),
+        ]
+    )
+    findings = [finding("level_shift", "throughput", 310, N, -0.05, 9500, 10000)]
+    dg = explained(frame, findings, sigs)
+    v = dg.verdict
+    assert v["hosts"] == ["h09"]
+    assert "had been falling on h09" in v["summary"], v["summary"]
+    assert v["onset"] < BASELINE.end

@@ -819,6 +819,9 @@ def _find_precursors(
                 continue
             if e.kind not in {"host"} or not set(e.hosts) & set(x.hosts):
                 continue
-            if baseline.end - tolerance <= e.start < onset - tolerance and e.end >= onset:
+            # A host's own departure may begin inside the baseline (a leak from the
+            # window's first half hour): all that rules it out is having been there from
+            # the start, as a host that always differed would be.
+            if baseline.start + tolerance <= e.start < onset - tolerance and e.end >= onset:
                 x.precursors.append(e)
         x.precursors.sort(key=lambda e: e.start)
