@@ -365,3 +365,23 @@ def test_a_time_of_day_is_not_a_step_time():
     assert xla.get_column("step_time").drop_nulls().to_list() == pytest.approx([4 / 20])
     # LLaMA-Factory's `elapsed_time: 0:07:03` is one
     assert parsed("llama-factory_luojiu-7b-base_trainer_log.log").get_column("step_time").max() > 0
+
+
+def test_a_json_object_per_line_is_dated_by_its_time_field(tmp_path):
+    # A blind incident folder's trainer wrote one JSON object per line, its time in a
+    # `timestamp` field: 242 iteration lines "could not be placed in time", and the run's
+    # 10% loss read as nothing to explain. Structured loggers put the field first or last,
+    # and with a zone or none.
+    first = '{"timestamp": "2025-05-20T05:30:05.149Z", "step": 18130, "loss": 2.2055}'
+    last = (
+        '{"event": "train_step", "step": 18140, "loss": 2.21, "time": "2025-05-20 07:31:00+02:00"}'
+    )
+    bare = '{"ts": "2025-05-20T05:32:00", "step": 18150, "loss": 2.2}'
+    path = tmp_path / "train.jsonl"
+    path.write_text("\n".join([first, last, bare]) + "\n")
+    ts = read_text(path, Context()).lines.get_column("ts").to_list()
+    assert ts == [
+        datetime(2025, 5, 20, 5, 30, 5, 149000, tzinfo=UTC),
+        datetime(2025, 5, 20, 5, 31, tzinfo=UTC),
+        datetime(2025, 5, 20, 5, 32, tzinfo=UTC),
+    ]

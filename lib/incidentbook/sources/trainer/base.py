@@ -282,6 +282,12 @@ _LEADING_TS = (
     r")"
 )
 _DATETIME = r"datetime[:=] ?(\d{4}-\d\d-\d\d \d\d:\d\d:\d\d(?:\.\d+)?)"
+# A JSON object per line (structured loggers, log shippers): its time is a field, first
+# or anywhere, named as those loggers name it.
+_JSON_TIME = (
+    r'^\s*\{.*?"(?:timestamp|@timestamp|time|ts|asctime|datetime)"\s*:\s*"'
+    r"(?P<json>\d{4}-\d\d-\d\d[T ]\d\d:\d\d:\d\d(?:[.,]\d+)?)(?P<json_zone>Z|[+-]\d\d:?\d\d)?\""
+)
 
 
 def _gunzip(data: bytes) -> tuple[bytes, bool]:
@@ -361,7 +367,13 @@ def _dated(frame: pl.DataFrame, ctx: Context) -> pl.Series:
         stamp=pl.when(pl.col("text").str.contains("datetime", literal=True)).then(
             pl.col("text").str.extract(_DATETIME, 1)
         ),
+        j=pl.when(pl.col("text").str.contains(r"^\s*\{")).then(
+            pl.col("text").str.extract_groups(_JSON_TIME)
+        ),
     ).unnest("g")
+    g = g.with_columns(
+        json=pl.col("j").struct.field("json"), json_zone=pl.col("j").struct.field("json_zone")
+    ).drop("j")
     present = {
         c
         for c in ("iso", "yy", "us", "md", "mdash", "glog", "hms", "stamp")
@@ -380,6 +392,25 @@ def _dated(frame: pl.DataFrame, ctx: Context) -> pl.Series:
         ),
     }
     parts = [localise(naive[c], ctx.tz) for c in ("iso", "yy", "us", "stamp") if c in present]
+    if g["json"].null_count() < g.height:
+        clock = (
+            pl.col("json")
+            .str.replace(",", ".")
+            .str.replace("T", " ")
+            .str.to_datetime("%Y-%m-%d %H:%M:%S%.f", time_unit="us", strict=False)
+        )
+        zone = (
+            pl.col("json_zone")
+            .str.replace("Z", "+00:00")
+            .str.replace(r"^([+-]\d\d)(\d\d)$", "$1:$2")
+        )
+        minutes = zone.str.slice(1, 2).cast(pl.Int64) * 60 + zone.str.slice(4, 2).cast(pl.Int64)
+        offset = pl.when(zone.str.starts_with("-")).then(-minutes).otherwise(minutes)
+        parts.append(
+            pl.when(zone.is_null())
+            .then(localise(clock, ctx.tz))
+            .otherwise((clock - pl.duration(minutes=offset)).dt.replace_time_zone("UTC"))
+        )
     if "md" in present:
         parts.append(_yearless(pl.col("md"), "%m/%d %H:%M:%S", ctx))
     if "mdash" in present:
