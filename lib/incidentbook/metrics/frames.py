@@ -358,6 +358,10 @@ def on_one_grid(frame: pl.DataFrame) -> tuple[pl.DataFrame, list[str]]:
         .agg(pl.col("value").mean(), pl.col("worst").first())
         .select(frame.columns)
         .cast(frame.schema)
+        .sort(*series, "ts", nulls_last=True)
     )
     kept = frame.filter(~pl.col("signal").is_in(moved))
-    return pl.concat([kept, snapped]).sort("signal", "ts", "node", nulls_last=True), moved
+    # In the signal frame's order (signal, node, GPU, then time: find_gaps and the
+    # reductions after it take each series as one run of rows); the signals left alone
+    # keep the order they came in.
+    return pl.concat([kept, snapped]).sort("signal", maintain_order=True), moved
