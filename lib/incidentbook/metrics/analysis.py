@@ -682,9 +682,9 @@ def analyze(
     sustained = Sustained(config.sustain, config.sustain_samples, config.min_effect)
     found = find(metrics.frame, signals, primary, findings, baseline, config.threshold, sustained)
     if primary in logged:
-        restarts = [(f.start, f.end) for f in found.findings if f.kind == "restart"]
         found = replace(
-            found, symptom=from_interval_start(found.symptom, metrics.frame, primary, restarts)
+            found,
+            symptom=from_interval_start(found.symptom, metrics.frame, primary, found.restarts),
         )
     if not found.symptom and primary in signals and signals[primary].bad in ("down", "both"):
         # A run that stopped (hung, crashed and restarted) with no slowdown while it ran:

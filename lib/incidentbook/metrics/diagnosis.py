@@ -376,8 +376,8 @@ def explanations(
         where_only = c.signal in from_logs or signals[c.signal].role == "effect"
         return (where_only, unlocated(c), signals[c.signal].general, c.onset, -c.score, c.signal)
 
-    out = [Explanation(sorted(g, key=key)) for g in groups]
-    return sorted(out, key=lambda x: (-round(x.score, 2), -len(x.members), x.onset))
+    # (in no order: explain() ranks them once their precursors are known)
+    return [Explanation(sorted(g, key=key)) for g in groups]
 
 
 def _hosts_text(hosts: list[str], total: int | None) -> str:
@@ -688,18 +688,17 @@ def explain(
         by_signal.setdefault(e.signal, []).append(e)
     lead = max(timedelta(minutes=30), tolerance * 5)
     matched = match(found.symptom, by_signal, allowed, tolerance, lead, baseline)
-    # When the run was not running: its restarts' gaps.
-    down = [(f.start, f.end) for f in found.findings if f.kind == "restart"]
+    down = found.restarts
     ranked = judge(matched, allowed, tolerance, frame, baseline, down)
     explained = explanations(
         ranked, allowed, max(timedelta(minutes=10), tolerance * 5), lead, set(log_signals)
     )
     host_eps = [e for e in found.episodes if e.hosts and e.kind == "host"]
     _find_precursors(explained, host_eps, allowed, baseline, tolerance)
-    # Between explanations that line up as well with as many signals, the one still on
-    # while the symptom lasts: corrected ECC errors on one GPU for 13 min of an hour's
-    # loss explain it less than the fabric's transmit wait over all of it, though they
-    # began first.
+    # The best first. Between explanations that line up as well with as many signals, the
+    # one still on while the symptom lasts: corrected ECC errors on one GPU for 13 min of
+    # an hour's loss explain it less than the fabric's transmit wait over all of it,
+    # though they began first.
     explained.sort(
         key=lambda x: (
             -round(x.score, 2),

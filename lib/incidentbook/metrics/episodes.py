@@ -733,6 +733,11 @@ class Found:
     symptom: list[Episode]  # the primary signal's episodes outside the baseline's routine
     routine: int  # cluster moves left out for looking like the baseline's own
 
+    @property
+    def restarts(self) -> list[tuple[datetime, datetime]]:
+        """When the run was not running: each restart's gap, last iteration to resume."""
+        return [(f.start, f.end) for f in self.findings if f.kind == "restart"]
+
 
 def find(
     frame: pl.DataFrame,
