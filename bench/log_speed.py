@@ -12,6 +12,12 @@ the least work anyone could do with these files. Each stage is timed on its own:
   mine      mining.mine_templates over the lines no signature took
   whole     read + match + mine + counting, as `incidentbook analyze` does it
 
+and two floors, what polars itself takes with no work of ours, to show how much of the
+time any reader built on it must spend:
+
+  lines     polars reading every file into one column of lines (multi-file scan_csv)
+  + time    the same, and parsing the one timestamp each line carries (known offset)
+
 Prints medians of --repeat runs and each stage's ratio to grep, from the same run.
 """
 
@@ -63,6 +69,29 @@ def _widest_literals(frame, catalog, most: int = 3) -> str:
     )
 
 
+def _polars_floor(files: list[str], with_time: bool):
+    """The least polars does to bring these lines in: one multi-file scan of whole lines,
+    and, with_time, one strptime on the slice where this folder's stamps sit (kern.log as
+    `dmesg --time-format iso` writes it); no format detection, no other column."""
+    import polars as pl
+
+    lines = pl.scan_csv(
+        files,
+        has_header=False,
+        separator="\x1f",
+        quote_char=None,
+        new_columns=["raw"],
+        schema={"raw": pl.String},
+    )
+    if with_time:
+        lines = lines.select(
+            pl.col("raw")
+            .str.slice(15, 32)
+            .str.to_datetime("%Y-%m-%dT%H:%M:%S,%6f%:z", strict=False)
+        )
+    return lines.collect()
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--repeat", type=int, default=3)
@@ -85,6 +114,8 @@ def main() -> None:
     grep_s, _ = _timed(
         lambda: subprocess.run([*grep, *files], capture_output=True, check=False), args.repeat
     )
+    floor_s, _ = _timed(lambda: _polars_floor(files, False), args.repeat)
+    floor_time_s, _ = _timed(lambda: _polars_floor(files, True), args.repeat)
     read_s, logs = _timed(lambda: read_logs(folder.logs_dir, window), args.repeat)
     lines = logs.frame.height
     match_s, matched = _timed(lambda: match(logs.frame, catalog), args.repeat)
@@ -106,6 +137,8 @@ def main() -> None:
     print(f"{'stage':<8} {'median s':>9} {'M lines/s':>10} {'x grep time':>12}")
     for name, seconds, count in (
         ("grep -c", grep_s, lines),
+        ("lines", floor_s, lines),
+        ("+ time", floor_time_s, lines),
         ("read", read_s, lines),
         ("match", match_s, lines),
         ("mine", mine_s, unknown.len()),
