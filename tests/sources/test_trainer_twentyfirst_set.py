@@ -37,3 +37,17 @@ def test_an_epochs_batch_counted_in_parentheses_is_the_step():
     assert second["loss"] == pytest.approx(6.46)
     # no speed printed: the step time from loguru's times, 15.105 s over 100 steps
     assert second["step_time"] == pytest.approx(0.15105)
+
+
+def test_a_comma_between_date_and_time_dates_the_lines():
+    # OpenCLIP's logger (and timm's) write `2023-04-21,12:03:13 | INFO | Train Epoch: ...`:
+    # in a blind folder's 32-node job, none of its 1,066 progress lines could be placed in
+    # time, and the slowdown they showed read as nothing to explain.
+    rows, notes = trainer_rows("openclip_jubench-mmoclip-comma-date.log")
+    assert rows.height == 3, notes
+    assert [str(t) for t in rows.get_column("ts")] == [
+        "2023-04-21 12:03:13+00:00",
+        "2023-04-21 12:03:20+00:00",
+        "2023-04-21 12:03:26+00:00",
+    ]
+    assert rows.get_column("loss").to_list() == pytest.approx([9.7031] * 3)

@@ -267,7 +267,8 @@ _LEADING_TS = (
     # lines already: see _tags).
     r"^[\s\u3000]*(?:\[titan\]\s*|\[[A-Z]+\|[\w.]+:\d+\]\s*|\[NeMo [A-Z] |DLL "
     r"|(?:DEBUG|INFO|NOTICE|WARNING|WARN|ERROR|CRITICAL)(?: +|:))?(?:"
-    r"\[?(?P<iso>\d{4}[-/]\d\d[-/]\d\d[ T]\d\d:\d\d:\d\d(?:[.,]\d+)?)"
+    # (OpenCLIP's and timm's loggers put a comma between date and time: `2023-04-21,12:03:13`)
+    r"\[?(?P<iso>\d{4}[-/]\d\d[-/]\d\d[ T,]\d\d:\d\d:\d\d(?:[.,]\d+)?)"
     # (Meta Lingua's logger: a two-digit year, `24-10-19 18:46:56.494932`)
     r"|(?P<yy>\d\d-\d\d-\d\d \d\d:\d\d:\d\d(?:\.\d+)?)\b"
     r"|(?P<us>\d\d/\d\d/\d{4} \d\d:\d\d:\d\d)"
@@ -382,8 +383,8 @@ def _dated(frame: pl.DataFrame, ctx: Context) -> pl.Series:
     naive = {
         "iso": pl.col("iso")
         .str.replace_all("/", "-", literal=True)
+        .str.replace(r"^(\d{4}-\d\d-\d\d)[T,]", "$1 ")
         .str.replace(",", ".")
-        .str.replace("T", " ")
         .str.to_datetime("%Y-%m-%d %H:%M:%S%.f", time_unit="us", strict=False),
         "yy": pl.col("yy").str.to_datetime("%y-%m-%d %H:%M:%S%.f", time_unit="us", strict=False),
         "us": pl.col("us").str.to_datetime("%m/%d/%Y %H:%M:%S", time_unit="us", strict=False),
