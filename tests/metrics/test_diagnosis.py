@@ -528,6 +528,37 @@ def test_power_falling_with_activity_is_an_effect_however_long_before_the_dips_i
     assert dg.verdict["cause"] is None
 
 
+def test_hosts_whose_gpus_went_idle_are_not_stragglers_for_their_idle_clocks():
+    # A blind folder: three hosts were drained at a restart and the job went on without
+    # them, slower. Their idle SM clocks (345 MHz against 1,820) stood out from the
+    # restart on, in the straggler's direction, and were named the cause.
+    sigs = the_signals() | {
+        "sm_clock": signal("sm_clock", bad="down", idle="down", straggler="down"),
+    }
+    drained = [3, 9, 14]
+
+    def idle_clocks(v):
+        v[drained, 240:] = 345
+
+    def idle(v):
+        v[drained, 240:] = 0.0
+
+    findings = [finding("level_shift", "throughput", 240, N, -0.1, 9000, 10000)]
+    util = fleet("gpu_util", 99, 0.3, seed=3, edit=idle)
+    dg = explained(pl.concat([fleet("sm_clock", 1820, 5, edit=idle_clocks), util]), findings, sigs)
+    clock = next(c for c in dg.ranked if c.signal == "sm_clock")
+    assert clock.hosts == ["h03", "h09", "h14"]
+    assert not clock.cause_like and "activity fell with it" in clock.why_effect
+    assert dg.verdict["cause"] is None
+    # busy at a low clock, they are the stragglers they look like
+    dg = explained(
+        pl.concat([fleet("sm_clock", 1820, 5, edit=idle_clocks), fleet("gpu_util", 99, 0.3)]),
+        findings,
+        sigs,
+    )
+    assert dg.verdict["cause"] == "sm_clock" and dg.verdict["hosts"] == ["h03", "h09", "h14"]
+
+
 def test_a_general_signal_corroborates_the_specific_one_beside_it():
     # Two blind incident folders: one host's CPUs clocked down, one host's NVMe drive
     # slowing. Its load average rose with them, a sample sooner, and was named the cause:

@@ -218,9 +218,15 @@ def judge(
             c.cause_like = False
             c.why_effect = "it moves with the job's own pace"
             continue
-        if s.idle not in (None, "none") and c.direction == s.idle and not straggling:
+        if s.idle not in (None, "none") and c.direction == s.idle:
+            # A straggler is slow at work; hosts whose activity all but stopped (drained,
+            # left out of the job at a restart) show their idle clocks, not a fault.
             idle_too = _activity_fell(
-                c, activity if c.per_host else cluster_activity, frame, baseline
+                c,
+                activity if c.per_host else cluster_activity,
+                frame,
+                baseline,
+                **({"least": IDLE_SHARE, "scaled": False} if straggling else {}),
             )
             # Whenever it began: power falling as the GPUs' own activity falls is their
             # waiting, read on the hardware's clock, which the symptom's (a trainer's
@@ -245,6 +251,10 @@ def judge(
     )
 
 
+# Activity down by more than this share on a host is idleness, not a slow GPU at work.
+IDLE_SHARE = 0.5
+
+
 def _while_down(c: Candidate, down: list[tuple[datetime, datetime]], tolerance: timedelta) -> bool:
     """Whether every episode of a candidate lay inside a time the run was not running (a
     restart's gap): what idles when no job runs (power, utilisation, traffic falling) says
@@ -264,16 +274,18 @@ def _activity_fell(
     frame: pl.DataFrame | None,
     baseline: TimeWindow | None,
     least: float = 0.03,
+    scaled: bool = True,
 ) -> bool:
     """Whether the GPUs' activity fell where and when the candidate moved: on its hosts
-    (all hosts for a cluster-wide move), against those hosts' own baseline, by `least` or
-    by as much as the candidate itself moved when that is less (power down 1% as tensor
-    activity falls 1.5% is the same stall as power down 10% with activity down 12%)."""
+    (all hosts for a cluster-wide move), against those hosts' own baseline, by `least` or,
+    `scaled`, by as much as the candidate itself moved when that is less (power down 1% as
+    tensor activity falls 1.5% is the same stall as power down 10% with activity down 12%)."""
     if frame is None or baseline is None or not activity:
         return False
     mine = [e for e in c.episodes if e.hosts] or c.episodes
     moved = [abs(e.relative) for e in mine if math.isfinite(e.relative)]
-    least = min(least, max(moved)) if moved else least
+    if scaled and moved:
+        least = min(least, max(moved))
     hosts = sorted({h for e in mine for h in e.hosts})
     rows = frame.filter(pl.col("signal").is_in(activity))
     if hosts:
