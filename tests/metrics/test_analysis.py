@@ -279,3 +279,28 @@ def test_a_run_that_hung_and_restarted_has_its_stop_for_symptom(tmp_path):
     summary = analysis.diagnosis.verdict["summary"]
     assert not summary.startswith("Nothing to explain"), summary
     assert "fell 100% from 2025-03-14 09:15 UTC for 26 min" in summary, summary
+
+
+def test_a_climb_back_to_no_more_than_normal_is_not_a_rise(tmp_path):
+    # Two blind folders: the job stopped for maintenance (GPUs idle at 30 °C) and went on
+    # slower, so its GPUs ran cooler than before (56 °C against 60 °C). The climb from
+    # idle was found as "GPU temperature rose" and named the cause of the slowdown.
+    rng = np.random.default_rng(4)
+    n = 720  # six hours at 30 s
+    temp = np.full(n, 60.0) + rng.normal(0, 0.4, n)
+    temp[300:360] = 30 + rng.normal(0, 0.4, 60)  # the stop: idle
+    temp[360:] = 56 + rng.normal(0, 0.4, n - 360)  # on again, cooler
+    hot = temp.copy()
+    hot[500:560] = 68 + rng.normal(0, 0.4, 60)  # a real rise, above the baseline's level
+    for series, rises in ((temp, 0), (hot, 1)):
+        root = write_incident(
+            tmp_path / str(rises),
+            [
+                samples("trainer_tokens_per_second", np.full(n, 1000.0) + rng.normal(0, 5, n)),
+                samples("DCGM_FI_DEV_GPU_TEMP", series, gpu="0"),
+            ],
+        )
+        found = investigate(root, signals=["throughput", "gpu_temp"]).analysis.findings
+        ups = [f for f in found if f.signal == "gpu_temp" and f.kind == "spike"]
+        assert len(ups) == rises, [f.summary for f in ups]
+        assert all(f.value > 60 for f in ups)

@@ -497,6 +497,36 @@ def test_a_logged_dip_is_dated_from_the_line_before_unless_a_restart_lies_betwee
     assert got[1].start == at(30)  # the first line after the restart covers only since it
     # without the restart, the line at 30 covers the whole gap (a hang logged at its end)
     assert from_interval_start(dips, frame, "throughput")[1].start == at(6)
+    # A level shift starts on the detector's grid, a little before the first line after
+    # the restart (a blind folder: 07:49:50 for a line at 07:49:50.549); the restart still
+    # lies between that line and the one before.
+    late = at(30) + timedelta(milliseconds=549)
+    frame = frame.with_columns(ts=pl.Series([*lines[:4], late, lines[5]]))
+    shift = [Episode("throughput", "level_shift", at(30), at(32), "down")]
+    got = from_interval_start(shift, frame, "throughput", restarts=[(at(6), late)])
+    assert got[0].start == at(30)
+
+
+def test_a_stall_bounds_a_logged_episode_unless_its_first_line_held_the_stall():
+    from incidentbook.metrics.episodes import from_interval_start
+
+    # A blind folder: held 57 min for maintenance (lines every 48 s), the job went on 8%
+    # slower; its first line after, 31% low, was the new process warming up. Dated from the
+    # line before the stop, the slowdown seemed to start with the maintenance.
+    lines = [at(i) for i in (0, 1, 2, 60, 61, 62)]
+    frame = pl.DataFrame(
+        {"ts": lines, "signal": "throughput", "value": 1.0},
+        schema={"ts": pl.Datetime("us", "UTC"), "signal": pl.String, "value": pl.Float64},
+    )
+    stall = (at(2), at(60), 1 / 58)  # one interval's steps in 58 intervals' time
+    warm = Episode("throughput", "drop", at(60), at(61), "down", value=0.69, reference=1.0)
+    slower = Episode("throughput", "level_shift", at(60), at(62), "down", value=0.92, reference=1.0)
+    got = from_interval_start([warm, slower], frame, "throughput", stalls=[stall])
+    assert [e.start for e in got] == [at(60), at(60)]
+    # a line whose mean held the hang (a process that lived through it) is as low as the
+    # steps' share of the gap: it is dated from the line before
+    held = Episode("throughput", "drop", at(60), at(61), "down", value=0.02, reference=1.0)
+    assert from_interval_start([held], frame, "throughput", stalls=[stall])[0].start == at(2)
 
 
 def test_power_falling_with_activity_is_an_effect_however_long_before_the_dips_it_began():

@@ -599,6 +599,14 @@ def analyze(
             signal.min_change if signal.min_change is not None else config.min_effect * abs(level)
         )
         found = detect_intervals(series, signal.bad, baseline, config, smallest)
+        # A move back toward normal (temperatures climbing again as a run resumes after a
+        # stop) departs from the samples just before it, not from the baseline: it rose
+        # to no more than the baseline's level, or fell to no less.
+        found = found.filter(
+            pl.when(pl.col("direction") == "up")
+            .then(pl.col("mean") > level)
+            .otherwise(pl.col("mean") < level)
+        )
         if name == primary:
             found = _costly(found, signal.bad, level, series, config)
         interval_parts.append(found.with_columns(signal=pl.lit(name)))
@@ -684,7 +692,9 @@ def analyze(
     if primary in logged:
         found = replace(
             found,
-            symptom=from_interval_start(found.symptom, metrics.frame, primary, found.restarts),
+            symptom=from_interval_start(
+                found.symptom, metrics.frame, primary, found.restarts, found.stalls
+            ),
         )
     if not found.symptom and primary in signals and signals[primary].bad in ("down", "both"):
         # A run that stopped (hung, crashed and restarted) with no slowdown while it ran:

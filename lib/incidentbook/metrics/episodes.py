@@ -738,6 +738,16 @@ class Found:
         """When the run was not running: each restart's gap, last iteration to resume."""
         return [(f.start, f.end) for f in self.findings if f.kind == "restart"]
 
+    @property
+    def stalls(self) -> list[tuple[datetime, datetime, float]]:
+        """When the run made no progress for far longer than its steps take, each with
+        the share of its length those steps usually take."""
+        return [
+            (f.start, f.end, f.baseline / f.value if f.value else 0.0)
+            for f in self.findings
+            if f.kind == "stall"
+        ]
+
 
 def find(
     frame: pl.DataFrame,
@@ -805,6 +815,7 @@ def from_interval_start(
     frame: pl.DataFrame,
     signal: str,
     restarts: list[tuple[datetime, datetime]] = (),
+    stalls: list[tuple[datetime, datetime, float]] = (),
 ) -> list[Episode]:
     """A signal a trainer logs (tokens/s, step time) is the mean over the steps since its
     previous line, so a dip first seen at a line began somewhere after the line before:
@@ -813,7 +824,14 @@ def from_interval_start(
     bounds it; only a restart does, as the first line after one covers the steps since
     the restart. Without this, a pause the hardware shows at once (power falling as a
     checkpoint is saved) seems to come a whole interval before the symptom it is part of,
-    and reads as its cause."""
+    and reads as its cause.
+
+    A stall (start, end, the share of its length the steps in it usually take) bounds
+    an episode too, unless the episode is deep enough for its first line to hold the
+    stall (a hang the process lived through, in the line's mean): a run that stopped for
+    long (held for maintenance, requeued) and went on slower took its new pace when it
+    went on, on the hosts it went on with, and a first line after it a little slow is
+    the new process warming up, not the stop."""
     ts = (
         frame.filter(pl.col("signal") == signal)
         .select(pl.col("ts").unique().sort())
@@ -826,7 +844,14 @@ def from_interval_start(
     out = []
     for e, i in zip(episodes, before, strict=True):
         earlier = ts[i - 1] if i > 0 else None
-        if earlier is not None and not any(earlier < b <= e.start for _, b in restarts):
+        # The episode's own first line, not its start: a level shift starts on the
+        # detector's grid, a little before the line that showed it.
+        first = ts[i] if i < ts.len() else e.start
+        level = e.value / e.reference if e.reference else math.nan
+        # Held, the line's level would be about the steps' share of the gap; twice that
+        # leaves room for the steps' own spread.
+        bounds = [*restarts, *((a, b) for a, b, share in stalls if not level <= 2 * share)]
+        if earlier is not None and not any(earlier < b <= first for _, b in bounds):
             e = replace(e, start=earlier)
         out.append(e)
     return out
