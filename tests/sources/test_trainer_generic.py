@@ -215,6 +215,10 @@ def test_timm_evaluation_lines_and_an_epochs_end_are_no_restart():
     # epoch 0's counter ran to 10009 batches, epoch 1's starts again: one count across them
     assert steps[0] == 9550 and 10009 in steps
     assert got.row(0, named=True)["loss"] == pytest.approx(6.880851)  # `Loss:  6.880851`
+    # `Time: 0.699s,  183.22/s  (1.094s,  117.02/s)`: the step's time and images/s, not
+    # the running averages in parentheses after them (1.094 s was read as the step's)
+    assert got.row(0, named=True)["step_time"] == pytest.approx(0.699)
+    assert got.row(0, named=True)["samples_per_second"] == pytest.approx(183.22)
 
 
 def test_paddle_samples_per_second_and_slashed_dates():

@@ -7,7 +7,7 @@ from datetime import UTC, datetime
 
 import pytest
 
-from conftest import trainer_rows
+from conftest import TRAINER_DATA, trainer_rows
 
 
 def test_mlperf_mllog_events_give_the_loss_and_the_pace():
@@ -51,3 +51,21 @@ def test_a_comma_between_date_and_time_dates_the_lines():
         "2023-04-21 12:03:26+00:00",
     ]
     assert rows.get_column("loss").to_list() == pytest.approx([9.7031] * 3)
+    # `Batch (t): 6.655, 2461.78/s, 76.9308/s/gpu`: a rate of nothing named is samples/s
+    assert rows.get_column("samples_per_second").to_list() == [119.065, 2461.78, 2533.71]
+
+
+def test_openclips_lines_are_timed_in_the_log_stage_too():
+    # The same logger's lines in a job's output: the log stage found no time in them and
+    # dated the whole file (its S3 SlowDown errors with it) by its modification time.
+    from incidentbook.logs.read import read_log_file
+    from incidentbook.window import make_window
+
+    lines, _ = read_log_file(
+        TRAINER_DATA / "openclip_jubench-mmoclip-comma-date.log",
+        make_window("2023-04-21T12:00:00Z", "2023-04-21T13:00:00Z"),
+    )
+    assert lines.height == 3
+    assert [t.second for t in lines.get_column("ts")] == [13, 20, 26]
+    assert not lines.get_column("inferred").any()
+    assert lines.get_column("severity").to_list() == ["info"] * 3

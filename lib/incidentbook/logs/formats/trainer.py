@@ -108,14 +108,16 @@ _BRACKETED = Rule("deepspeed", shapes.BRACKETED_LOGGING, _timed_logging, tail=("
 
 
 def _asctime(g, ctx):
-    stamp = g("ts").str.replace(",", ".", literal=True).str.replace("T", " ", literal=True)
+    stamp = (
+        g("ts").str.replace(r"^(\d{4}-\d\d-\d\d)[T,]", "$1 ").str.replace(",", ".", literal=True)
+    )
     return {
         "ts": local_time(stamp, "%Y-%m-%d %H:%M:%S%.f", ctx),
-        "severity": level_of_word(pl.coalesce(g("level"), g("level2"))),
+        "severity": level_of_word(pl.coalesce(g("level"), g("level2"), g("level3"))),
     }
 
 
-_ASCTIME = Rule("python-logging", shapes.ASCTIME_LOGGING, _asctime, tail=("tail", "tail2"))
+_ASCTIME = Rule("python-logging", shapes.ASCTIME_LOGGING, _asctime, tail=("tail", "tail2", "tail3"))
 _LOGURU = Rule("loguru", shapes.LOGURU, _timed_logging)
 _DEFAULT = Rule("python-logging", shapes.DEFAULT_LOGGING, _untimed, tail=("tail",))
 _RICH = Rule("python-logging", shapes.RICH_LOGGING, _untimed)

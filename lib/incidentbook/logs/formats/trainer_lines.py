@@ -159,11 +159,13 @@ BRACKETED_LOGGING = (
 )
 
 # logging.basicConfig's usual formats: `2022-07-22 06:26:03,194 - mmseg - INFO - `,
-# `2024-01-01 12:00:00,123 INFO name: `.
+# `2024-01-01 12:00:00,123 INFO name: `, and OpenCLIP's and timm's `2023-04-21,12:03:13 |
+# INFO | ` (a comma between date and time).
 ASCTIME_LOGGING = (
-    r"(?P<ts>\d{4}-\d\d-\d\d[ T]\d\d:\d\d:\d\d(?:[,.]\d{1,6})?)"
+    r"(?P<ts>\d{4}-\d\d-\d\d[ T,]\d\d:\d\d:\d\d(?:[,.]\d{1,6})?)"
     r"(?: - (?P<tail>(?P<logger>[\w.-]+) - (?P<level>[A-Z]+) - )"
-    r"| (?P<tail2>(?P<level2>DEBUG|INFO|WARNING|ERROR|CRITICAL|FATAL) (?:(?P<logger2>[\w.-]+): )?))"
+    r"| (?P<tail2>(?P<level2>DEBUG|INFO|WARNING|ERROR|CRITICAL|FATAL) (?:(?P<logger2>[\w.-]+): )?)"
+    r"| \| (?P<tail3>(?P<level3>DEBUG|INFO|WARNING|ERROR|CRITICAL|FATAL) +\| ))"
 )
 
 # loguru's default: `2024-01-01 12:00:00.123 | INFO     | module:function:42 - `.

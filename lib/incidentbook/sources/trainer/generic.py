@@ -234,6 +234,7 @@ _NAMES: dict[str, tuple[str, str]] = {
     "intervalstepspersecond": ("step_time", "rate"),
     "steptimems": ("step_time", "ms"),
     "batchcost": ("step_time", "time"),  # PaddlePaddle's seconds per batch
+    "batcht": ("step_time", "time"),  # OpenCLIP's `Batch (t): 6.655`
     "secstep": ("step_time", "time"),
     "timingsstep": ("step_time", "time"),  # verl's `timing_s/step`
     "perftimeperstep": ("step_time", "time"),
@@ -297,7 +298,7 @@ _FIELD = (
     # (a dict's last item keeps its closing brace: `'training_loss': 0.4755017}`)
     # (a rate written short, `113.4k tok/s`: a scale before a unit of something per time)
     r"\s*(?:(?P<rate_scale>[kKMG])(?P<scaled>[A-Za-z]+(?:/[A-Za-z]+)+)"
-    r"|(?P<unit>ms|s|%|[A-Za-z]+(?:/[A-Za-z]+)+|(?-i:[KMGTB])\b))?[)}]?\s*(?:\(.*\))?$"
+    r"|(?P<unit>ms|s|%|[A-Za-z]*(?:/[A-Za-z]+)+|(?-i:[KMGTB])\b))?[)}]?\s*(?:\(.*\))?$"
 )
 _SCALES = {"K": 1e3, "M": 1e6, "G": 1e9, "B": 1e9, "T": 1e12}
 _RATE_SCALES = {"k": 1e3, "K": 1e3, "M": 1e6, "G": 1e9}
@@ -322,6 +323,9 @@ _UNITS = (
     ),
     (r"^(?:words|tokens?|toks?)/s", "tokens_per_second", "plain"),
     (r"^(?:samples?|imgs?|images|seqs|sequences)/s", "samples_per_second", "plain"),
+    # A rate of nothing named (timm's `Time: 0.699s,  183.22/s`, OpenCLIP's `2461.78/s,
+    # 76.9308/s/gpu`): the images or samples the step took, per second.
+    (r"^/s(?:ecs?|econds?)?$", "samples_per_second", "plain"),
 )
 # A name ending in `loss` that this module does not know (`Mask_Loss`) is the loss where
 # no known one is on the line, unless it is an evaluation's.
@@ -443,6 +447,11 @@ def _split(steps: pl.DataFrame) -> pl.DataFrame:
         pl.int_range(pl.len(), dtype=pl.UInt32).alias("row"),
         # `iter 100: loss 2.31` holds two fields: a number then a colon, then a name.
         field=pl.col("text")
+        # running averages in parentheses after the values they average are not fields
+        # of their own (timm's `Time: 0.699s,  183.22/s  (1.094s,  117.02/s)`: the step's
+        # time and rate, then their averages); one number in them is a field's own part
+        # (`loss: 7.5953 (7.9363)`, or tf-slim's `loss = 79.35 (57.126 sec/step)`)
+        .str.replace_all(r"(\d[\w/%.]*)\s+\(\s*[-+]?\d[^(),]*,[^()]*\)", "$1")
         # dllogger's `step_loss : 0.69` is a name and its value; Marian's ` : ` between
         # fields has a value before it (`Time 984.07s : 3007.81 words/s`) or a name after it
         .str.replace_all(r"([A-Za-z_]{2,})\s+:\s+([-+]?\.?\d)", "$1: $2")
