@@ -59,3 +59,37 @@ def test_an_untimed_trainer_log_alone_says_what_it_needs(tmp_path):
     note = next(n for n in inv.notes if "has no metrics it can use" in n)
     assert "no trainer.start in incident.yaml" in note and "the logs alone are analysed" in note
     assert inv.verdict.summary.startswith("No metrics:")
+
+
+def test_logs_named_for_their_file_are_no_host_where_logs_and_metrics_agree(tmp_path):
+    # A job's output at the top of logs/ is named after itself (its file's stem); beside
+    # per-host kernel logs named as the metrics name hosts, it is told apart as no host.
+    from incidents import samples, write_incident
+
+    from incidentbook.investigation import investigate
+
+    frames = [samples("DCGM_FI_DEV_GPU_UTIL", [99.0] * 240, f"n{k}", gpu="0") for k in range(6)]
+    root = write_incident(tmp_path / "inc", frames, hours=2)
+    line = (
+        "2025-03-14T08:30:00+00:00 n{} kernel: NVRM: Xid (PCI:0000:18:00): 79, "
+        "GPU has fallen off the bus.\n"
+    )
+    for k in (0, 1):
+        (root / "logs" / f"n{k}").mkdir(parents=True)
+        (root / "logs" / f"n{k}" / "syslog").write_text(line.format(k))
+    (root / "logs" / "slurm-99.out").write_text(
+        "2025-03-14 08:31:00,000 - train - ERROR - RuntimeError: CUDA error: "
+        "an illegal memory access was encountered\n"
+    )
+    inv = investigate(root)
+    assert inv.logs is not None and "slurm-99" in inv.logs.matched.get_column("host").to_list()
+    assert inv._not_hosts() == frozenset({"slurm-99"})
+    # logs named only by a name the metrics do not use: nothing can be told apart
+    for k in (0, 1):
+        (root / "logs" / f"n{k}" / "syslog").write_text(
+            line.format(k).replace(f" n{k} ", " gpu-x ")
+        )
+        (root / "logs" / f"n{k}" / "syslog").rename(root / "logs" / f"n{k}.syslog")
+        (root / "logs" / f"n{k}").rmdir()
+    inv = investigate(root)
+    assert inv._not_hosts() == frozenset()

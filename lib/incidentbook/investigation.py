@@ -81,7 +81,18 @@ class Investigation:
             hosts,
             frame=self.metrics.frame,
             logs=self.logs.findings,
+            not_hosts=self._not_hosts(),
         )
+
+    def _not_hosts(self) -> frozenset[str]:
+        """The logs' hosts that are no host of the metrics, where the two name hosts alike
+        (some log host is a metrics host): a file at the top of logs/ is named after
+        itself (slurm-7781234.out, slurmctld.log), and its lines are the job's or the
+        scheduler's. Where no log host is a metrics host (metrics by address, logs by
+        name), nothing can be told apart."""
+        logged = set(self.logs.matched.get_column("host").drop_nulls().unique().to_list())
+        known = set(self.metrics.frame.get_column("node").drop_nulls().unique().to_list())
+        return frozenset(logged - known) if logged & known else frozenset()
 
     @property
     def correlations(self) -> list[Correlation]:

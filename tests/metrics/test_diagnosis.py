@@ -589,6 +589,37 @@ def test_hosts_whose_gpus_went_idle_are_not_stragglers_for_their_idle_clocks():
     assert dg.verdict["cause"] == "sm_clock" and dg.verdict["hosts"] == ["h03", "h09", "h14"]
 
 
+def test_a_signature_logged_only_in_a_file_named_for_itself_is_the_whole_jobs():
+    # A blind folder: S3 throttling logged in the job's output, logs/slurm-7781234.out,
+    # while every host's GPUs sagged. Its SlowDown errors were said to be on a host named
+    # slurm-7781234, "1 of 32 hosts", and as one host could not explain the whole
+    # cluster's loss, cluster-wide load average was named instead.
+    from incidentbook.metrics.diagnosis import log_episodes
+
+    storage = Finding(
+        kind="signature",
+        signal="object-storage-error",
+        start=at(199),
+        end=at(300),
+        magnitude=1 / 24,
+        hosts=["slurm-7781234"],
+        summary="Object storage error: 5,280 lines",
+    )
+    oom = Finding(
+        kind="signature",
+        signal="oom",
+        start=at(10),
+        end=at(11),
+        magnitude=0.1,
+        hosts=["h03", "slurmctld"],
+        summary="OOM kill",
+    )
+    (job, host), _ = log_episodes([storage, oom], frozenset({"slurm-7781234", "slurmctld"}))
+    assert job.cluster_wide and host.hosts == ("h03",)
+    (named, _), _ = log_episodes([storage, oom])
+    assert named.hosts == ("slurm-7781234",)
+
+
 def test_a_general_signal_corroborates_the_specific_one_beside_it():
     # Two blind incident folders: one host's CPUs clocked down, one host's NVMe drive
     # slowing. Its load average rose with them, a sample sooner, and was named the cause:

@@ -662,14 +662,19 @@ class Diagnosis:
     correlations: list[Correlation]
 
 
-def log_episodes(findings: list[Finding]) -> tuple[list[Episode], dict[str, Signal]]:
+def log_episodes(
+    findings: list[Finding], not_hosts: frozenset[str] = frozenset()
+) -> tuple[list[Episode], dict[str, Signal]]:
     """Log signatures as episodes (they corroborate; a metric signal names the cause when
-    both tell the same story), with a signal entry for each signature id."""
+    both tell the same story), with a signal entry for each signature id. A finding only
+    on `not_hosts` (logs named after a file, not a host: a job's output, the scheduler's
+    log) is the job's, not a host's: an episode of the whole cluster."""
     eps, sigs = [], {}
     for f in findings:
         if f.kind != "signature" or not f.hosts:
             continue
-        eps.append(Episode(f.signal, "log", f.start, f.end, "up", hosts=tuple(sorted(f.hosts))))
+        hosts = () if set(f.hosts) <= not_hosts else tuple(sorted(set(f.hosts) - not_hosts))
+        eps.append(Episode(f.signal, "log", f.start, f.end, "up", hosts=hosts))
         label = f.summary.split(":", 1)[0][:60] or f.signal
         sigs[f.signal] = Signal(
             name=f.signal, label=label, kind="gauge", metric=f.signal, bad="up", role="cause"
@@ -686,10 +691,11 @@ def explain(
     hosts_total: int | None = None,
     frame: pl.DataFrame | None = None,
     logs: list[Finding] = (),
+    not_hosts: frozenset[str] = frozenset(),
 ) -> Diagnosis:
     """Rank every signal's episodes against the symptom, judge cause or effect, group
-    them into explanations, and say the verdict."""
-    more, log_signals = log_episodes(list(logs))
+    them into explanations, and say the verdict (`not_hosts`: see log_episodes)."""
+    more, log_signals = log_episodes(list(logs), not_hosts)
     allowed = {**log_signals, **signals}
     by_signal: dict[str, list[Episode]] = {}
     for e in [*found.episodes, *more]:
