@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import json
 import shutil
+import time
 from pathlib import Path
 from urllib.parse import unquote, urlparse
 
@@ -63,6 +64,7 @@ def _executed(page) -> int:
 
 
 def _run(lab, page, name: str):
+    expect = pytest.importorskip("playwright.sync_api").expect
     page.goto(lab["url"].format(name))
     # this incident's notebook on show, not one restored in a hidden tab
     current = page.locator(".lm-DockPanel-tabBar .lm-TabBar-tab.lm-mod-current")
@@ -72,6 +74,10 @@ def _run(lab, page, name: str):
         run_all_cells(page)
         try:  # the last cell (notes on the data) has its output once every cell above ran
             last.locator(".jp-OutputArea-output").wait_for(timeout=180_000)
+            # The notebook's stored outputs satisfy the wait above at once, and the kernel
+            # is idle between cells: no cell may still be queued or running (`[*]:`).
+            running = page.locator(f"{NOTEBOOK} .jp-InputPrompt", has_text="[*]")
+            expect(running).to_have_count(0, timeout=180_000)
             page.locator(".jp-Notebook-ExecutionIndicator[data-status='idle']").wait_for()
             break
         except Exception:
@@ -86,6 +92,15 @@ def _run(lab, page, name: str):
     return page.locator(f"{NOTEBOOK} .jp-CodeCell")
 
 
+def _written(path: Path, timeout: float = 180) -> Path:
+    """The file, once a cell has written it: on a loaded machine the last cells may still
+    be running when the page first looks finished (it failed once in a fresh clone's run)."""
+    deadline = time.monotonic() + timeout
+    while not path.is_file() and time.monotonic() < deadline:
+        time.sleep(0.5)
+    return path
+
+
 def _cell(cells, call: str):
     return cells.filter(has_text=call).locator(".incidentbook-table")
 
@@ -94,7 +109,7 @@ def _cell(cells, call: str):
 def test_run_all_shows_every_finding_whole_and_readable(lab, page, name):
     expect = pytest.importorskip("playwright.sync_api").expect
     cells = _run(lab, page, name)
-    record = json.loads((lab["root"] / "out" / name / "case.json").read_text())
+    record = json.loads(_written(lab["root"] / "out" / name / "case.json").read_text())
     findings = record["evidence"]["findings"]
     table = _cell(cells, "wb.findings_table(inv)")
     expect(table.locator("caption")).to_have_text(f"{len(findings)} findings")
