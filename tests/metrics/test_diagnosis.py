@@ -620,6 +620,65 @@ def test_a_signature_logged_only_in_a_file_named_for_itself_is_the_whole_jobs():
     assert named.hosts == ("slurm-7781234",)
 
 
+def test_a_restart_on_fewer_gpus_is_no_slowdown_when_the_throughput_went_as_they_did():
+    # A blind folder: an HCA failed, the job hung until NCCL's watchdog, and went on 33 min
+    # later on 15 hosts of 16 (120 GPUs of 128), 6% fewer tokens a second and as many per
+    # GPU. That 6% was taken for the incident, "the data cannot decide", not the hang.
+    from incidentbook.metrics.episodes import resized
+
+    restart = (at(200), at(266))
+    ts = [at(i) for i in (0, 100, 199, 266, 300, 400)]
+    frame = pl.DataFrame(
+        {"ts": ts, "signal": "run_gpus", "value": [128.0, 128, 128, 120, 120, 120]},
+        schema={"ts": pl.Datetime("us", "UTC"), "signal": pl.String, "value": pl.Float64},
+    )
+    fewer = Episode("throughput", "level_shift", at(266), at(N), "down", value=9380, reference=1e4)
+    slower = Episode("throughput", "level_shift", at(266), at(N), "down", value=8800, reference=1e4)
+    later = Episode("throughput", "level_shift", at(350), at(N), "down", value=9380, reference=1e4)
+    minute = timedelta(minutes=1)
+    kept, notes = resized([fewer, slower, later], frame, "run_gpus", [restart], minute)
+    assert kept == [slower, later]  # 12% is more than the GPUs; 350 is not the restart
+    assert notes and "on 120 GPUs instead of 128 (-6%)" in notes[0]
+    # without a world size, or without a restart, nothing is taken out
+    assert resized([fewer], frame, None, [restart], minute)[0] == [fewer]
+    assert resized([fewer], frame, "run_gpus", [], minute)[0] == [fewer]
+
+
+def test_a_host_that_explains_it_comes_before_the_jobs_own_report_of_failure():
+    # The same folder, once the hang was the symptom: NCCL's errors and watchdog timeouts,
+    # logged in the job's output (no host), and the InfiniBand port state of gpu-c1-09 with
+    # its HCA's error, scored alike; the job's four reports outnumbered the host's two.
+    sigs = the_signals() | {"ib_port_state": signal("ib_port_state", bad="down")}
+    frame = fleet("ib_port_state", 4, 0.0, edit=lambda v: v.__setitem__((7, slice(200, N)), 1))
+    findings = [finding("drop", "throughput", 200, 266, -1.0, 0, 10000)]
+    reports = [
+        Finding(
+            kind="signature",
+            signal=name,
+            start=at(201),
+            end=at(230),
+            magnitude=1.0,
+            hosts=["slurm-481237"],
+            summary=f"{name}: lines",
+        )
+        for name in ("nccl-error", "nccl-watchdog-timeout", "nccl-ib-error", "slurm-job-killed")
+    ]
+    found = find(frame, sigs, "throughput", findings, BASELINE)
+    dg = explain(
+        found,
+        sigs,
+        "throughput",
+        BASELINE,
+        timedelta(minutes=1),
+        len(HOSTS),
+        frame=frame,
+        logs=reports,
+        not_hosts=frozenset({"slurm-481237"}),
+    )
+    assert dg.verdict["cause"] == "ib_port_state" and dg.verdict["hosts"] == ["h07"]
+    assert {a["cause"] for a in dg.verdict["alternatives"]} & {"nccl-error", "nccl-ib-error"}
+
+
 def test_a_general_signal_corroborates_the_specific_one_beside_it():
     # Two blind incident folders: one host's CPUs clocked down, one host's NVMe drive
     # slowing. Its load average rose with them, a sample sooner, and was named the cause:

@@ -70,6 +70,9 @@ def test_megatron_2021_times_are_inferred_from_the_datetime_anchor():
     assert "inferred" in notes
     # The fp16 scaler's search: 10 skipped of the first 10 iterations, no loss, not NaN.
     assert first["skipped"] == 10 and first["loss"] is None and first["nan"] == 0
+    # the run's world size (`world_size ...... 32` in the dump) on every row: a restart on
+    # fewer GPUs is told from a slowdown by it
+    assert got.get_column("gpus").to_list() == [32.0] * 20
 
 
 def test_deepspeed_overflow_lines_date_the_megatron_lines_between_them():

@@ -51,6 +51,7 @@ from incidentbook.metrics.episodes import (
     find,
     from_interval_start,
     host_means,
+    resized,
 )
 from incidentbook.metrics.frames import cluster_series
 from incidentbook.metrics.lasting import Sustained
@@ -696,6 +697,9 @@ def analyze(
                 found.symptom, metrics.frame, primary, found.restarts, found.stalls
             ),
         )
+    sizes = next((n for n, s in signals.items() if s.metric == "trainer_gpus"), None)
+    symptom, resizes = resized(found.symptom, metrics.frame, sizes, found.restarts, tolerance)
+    found = replace(found, symptom=symptom)
     if not found.symptom and primary in signals and signals[primary].bad in ("down", "both"):
         # A run that stopped (hung, crashed and restarted) with no slowdown while it ran:
         # its stops are the symptom. Beside a slowdown they are not: a run restarted on
@@ -709,7 +713,7 @@ def analyze(
     diagnosis = explain(
         found, signals, primary, baseline, tolerance, hosts_total, frame=metrics.frame
     )
-    notes = metrics.receipt.notes()
+    notes = metrics.receipt.notes() + resizes
     if found.routine:
         notes.append(
             f"{found.routine} anomalies like those the baseline already shows (routine) were "

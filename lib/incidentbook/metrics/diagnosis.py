@@ -717,9 +717,21 @@ def explain(
     # one still on while the symptom lasts: corrected ECC errors on one GPU for 13 min of
     # an hour's loss explain it less than the fabric's transmit wait over all of it,
     # though they began first.
+    # And before those, one on a few hosts before the job's own reports of its failure
+    # scored alike (log lines only, in its output: an NCCL watchdog timeout on every rank
+    # is how one host's failed HCA shows in a synchronous job; they say what failed, not
+    # where). Against the cluster's own moves they keep their place (S3 throttling).
+    located = {round(x.score, 2) for x in explained if any(m.hosts for m in x.members)}
+
+    def job_only(x: Explanation) -> bool:
+        return round(x.score, 2) in located and all(
+            m.signal in log_signals and not m.hosts for m in x.members
+        )
+
     explained.sort(
         key=lambda x: (
             -round(x.score, 2),
+            job_only(x),
             -len(x.members),
             -round(_coverage(x.lead.episodes, found.symptom), 1),
             x.onset,

@@ -857,6 +857,51 @@ def from_interval_start(
     return out
 
 
+def resized(
+    episodes: list[Episode],
+    frame: pl.DataFrame,
+    sizes: str | None,
+    restarts: list[tuple[datetime, datetime]],
+    tolerance: timedelta,
+) -> tuple[list[Episode], list[str]]:
+    """The moves of the job's throughput from a restart on that its change of world size
+    (the signal `sizes`) accounts for, taken out, with a note each: a run restarted on
+    120 GPUs instead of 128, after a host was left out, makes 6% fewer tokens a second
+    and as many per GPU. That is no slowdown to explain, and beside it the stop itself
+    is the incident."""
+    if sizes is None or not restarts:
+        return episodes, []
+    gpus = frame.filter(pl.col("signal") == sizes).select("ts", "value").sort("ts")
+    if gpus.height == 0:
+        return episodes, []
+    kept, notes = [], []
+    for e in episodes:
+        change = None
+        if math.isfinite(e.relative):
+            for a, b in restarts:
+                if not a <= e.start <= b + tolerance:
+                    continue
+                before = gpus.filter(pl.col("ts") <= a).get_column("value").tail(1)
+                after = gpus.filter(pl.col("ts") >= b).get_column("value").head(1)
+                if before.len() and after.len() and before[0] > 0 and after[0] != before[0]:
+                    change = (before[0], after[0], b)
+        if change is None:
+            kept.append(e)
+            continue
+        old, new, at = change
+        scale = new / old - 1
+        # as the GPUs went, within the noise of a level (2%) or a quarter of the change
+        if abs(e.relative - scale) > max(0.02, abs(scale) / 4):
+            kept.append(e)
+            continue
+        notes.append(
+            f"the run restarted at {at:%H:%M} UTC on {new:.0f} GPUs instead of {old:.0f} "
+            f"({scale:+.0%}), and its throughput went on {e.relative:+.0%}: the same per "
+            "GPU, so not taken for a slowdown"
+        )
+    return kept, notes
+
+
 def downtime(
     findings: list[Finding], frame: pl.DataFrame, primary: str, baseline: TimeWindow
 ) -> list[Episode]:

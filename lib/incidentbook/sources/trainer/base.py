@@ -38,6 +38,9 @@ QUANTITIES: dict[str, str] = {
     "loss_scale": "trainer_loss_scale",
     "skipped": "trainer_skipped_iterations",
     "nan": "trainer_nan_iterations",
+    # the run's world size (a launcher's or Megatron's `world_size`, or trainer.gpus):
+    # a run restarted on fewer GPUs goes slower as a whole, not per GPU
+    "gpus": "trainer_gpus",
 }
 """Record column -> the metric name the samples get (the pack's signals read these names,
 the same a trainer's Prometheus exporter would use, so a gauge and a log line are one

@@ -95,7 +95,7 @@ def formats_of(path: Path) -> list[TrainerFormat]:
 # What a run's progress is measured by. A learning rate, a grad norm or a loss scale alone
 # is the schedule's or the optimiser's number: a format that read only those (the Hugging
 # Face reader on TensorFlow Model Garden's dicts, whose loss is `training_loss`) read none.
-_PROGRESS = [c for c in QUANTITIES if c not in ("learning_rate", "grad_norm", "loss_scale")]
+_PROGRESS = [c for c in QUANTITIES if c not in ("learning_rate", "grad_norm", "loss_scale", "gpus")]
 
 
 def _measured(records: pl.DataFrame) -> bool:

@@ -348,6 +348,8 @@ def _derive(rows: pl.DataFrame, facts: dict[str, Fact], where: str) -> tuple[pl.
         .then(pl.max_horizontal(pl.col("nan").fill_null(0), pl.lit(1.0)))
         .otherwise(pl.col("nan")),
         loss=pl.when(bad_loss).then(None).otherwise(pl.col("loss")),
+        # each row carries its run's world size: a restart on fewer GPUs shows as one
+        gpus=pl.coalesce(pl.col("gpus"), gpus.cast(pl.Float64)),
     )
     return rows, notes
 
