@@ -588,6 +588,22 @@ def test_hosts_whose_gpus_went_idle_are_not_stragglers_for_their_idle_clocks():
     )
     assert dg.verdict["cause"] == "sm_clock" and dg.verdict["hosts"] == ["h03", "h09", "h14"]
 
+    # One busy host at 1,000 MHz beside two idle ones: one candidate on the three hosts,
+    # whose activity fell by two thirds on the whole. The idle hosts taken out of it, the
+    # busy one left is the straggler, named alone.
+    def both(v):
+        v[[3, 9], 240:] = 345
+        v[5, 240:] = 1000
+
+    def two_idle(v):
+        v[[3, 9], 240:] = 0.0
+
+    frame = pl.concat(
+        [fleet("sm_clock", 1820, 5, edit=both), fleet("gpu_util", 99, 0.3, seed=3, edit=two_idle)]
+    )
+    dg = explained(frame, findings, sigs)
+    assert dg.verdict["cause"] == "sm_clock" and dg.verdict["hosts"] == ["h05"]
+
 
 def test_a_signature_logged_only_in_a_file_named_for_itself_is_the_whole_jobs():
     # A blind folder: S3 throttling logged in the job's output, logs/slurm-7781234.out,

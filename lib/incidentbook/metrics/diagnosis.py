@@ -17,7 +17,7 @@ from __future__ import annotations
 
 import math
 from collections import Counter
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from datetime import datetime, timedelta
 
 import numpy as np
@@ -218,9 +218,12 @@ def judge(
             c.cause_like = False
             c.why_effect = "it moves with the job's own pace"
             continue
-        if s.idle not in (None, "none") and c.direction == s.idle:
+        if s.idle not in (None, "none") and c.direction == s.idle and straggling:
             # A straggler is slow at work; hosts whose activity all but stopped (drained,
-            # left out of the job at a restart) show their idle clocks, not a fault.
+            # left out of the job at a restart) show their idle clocks, not a fault, and
+            # are taken out of it: the busy ones left are the stragglers.
+            _without_idle_hosts(c, activity, frame, baseline)
+        if s.idle not in (None, "none") and c.direction == s.idle:
             idle_too = _activity_fell(
                 c,
                 activity if c.per_host else cluster_activity,
@@ -253,6 +256,31 @@ def judge(
 
 # Activity down by more than this share on a host is idleness, not a slow GPU at work.
 IDLE_SHARE = 0.5
+
+
+def _without_idle_hosts(
+    c: Candidate, activity: list[str], frame: pl.DataFrame | None, baseline: TimeWindow | None
+) -> None:
+    """Take out of a per-host candidate the hosts whose GPUs' activity fell by IDLE_SHARE
+    or more while it moved there, unless that is every host (then it is judged whole)."""
+    if len(c.hosts) < 2:
+        return
+    idle = {
+        h
+        for h in c.hosts
+        if _activity_fell(
+            replace(c, hosts=[h], episodes=[e for e in c.episodes if h in e.hosts]),
+            activity,
+            frame,
+            baseline,
+            least=IDLE_SHARE,
+            scaled=False,
+        )
+    }
+    if idle and idle != set(c.hosts):
+        c.hosts = [h for h in c.hosts if h not in idle]
+        c.episodes = [e for e in c.episodes if not set(e.hosts) <= idle]
+        c.gpus = [g for g in c.gpus if g.split("/", 1)[0] not in idle]
 
 
 def _while_down(c: Candidate, down: list[tuple[datetime, datetime]], tolerance: timedelta) -> bool:
