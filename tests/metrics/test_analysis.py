@@ -179,6 +179,27 @@ def test_a_step_time_stands_in_for_throughput_a_log_does_not_give(tmp_path):
     assert analysis.notes[0] == "the primary signal 'throughput' has no data in the window"
 
 
+def test_tokens_per_gpu_stand_in_before_a_step_time_a_larger_batch_lengthens(tmp_path):
+    # A blind folder: torchtitan prints tokens/s per GPU only; the run was restarted with a
+    # global batch half as large again, and each step took 48% longer at the same tokens/s
+    # per GPU. The step time stood in for throughput and the change was taken for a loss.
+    rng = np.random.default_rng(5)
+    per_gpu = 6900 + rng.normal(0, 20, 720)
+    per_gpu[400:] += 100
+    step = 2.37 + rng.normal(0, 0.01, 720)
+    step[400:] = 3.51 + rng.normal(0, 0.01, 320)
+    root = write_incident(
+        tmp_path / "inc",
+        [
+            samples("trainer_tokens_per_second_per_gpu", per_gpu),
+            samples("trainer_step_time_seconds", step),
+        ],
+    )
+    analysis = investigate(root).analysis
+    assert analysis.primary == "throughput_per_gpu"
+    assert "nothing to explain" in analysis.diagnosis.verdict["summary"].lower()
+
+
 def test_a_primary_departure_is_reported_when_it_costs_the_least_loss_worth_reporting(tmp_path):
     """The primary signal's drops are findings when the work they lose is at least
     min_effect of the level held for the shortest departure the analysis is built to find
