@@ -24,9 +24,13 @@ INCIDENTS = ("smollm3-storage", "imbue-bringup")
 
 
 def _workbook(source: Path, target: Path, incident: str) -> None:
-    """The bundled workbook with only its `incident` parameter changed."""
+    """The bundled workbook with its `incident` parameter changed and its stored outputs
+    cleared: an output on the page is then one this run made (with the stored ones, a Run
+    All the page did not take looked finished at once, and no case record was written)."""
     nb = json.loads(source.read_text(encoding="utf-8"))
     for cell in nb["cells"]:
+        if cell["cell_type"] == "code":
+            cell["outputs"], cell["execution_count"] = [], None
         if "parameters" in cell.get("metadata", {}).get("tags", []):
             text = "".join(cell["source"])
             before = 'incident: str = "data/incidents/smollm3-storage"'
@@ -74,8 +78,7 @@ def _run(lab, page, name: str):
         run_all_cells(page)
         try:  # the last cell (notes on the data) has its output once every cell above ran
             last.locator(".jp-OutputArea-output").wait_for(timeout=180_000)
-            # The notebook's stored outputs satisfy the wait above at once, and the kernel
-            # is idle between cells: no cell may still be queued or running (`[*]:`).
+            # The kernel is idle between cells: no cell may still be queued or running.
             running = page.locator(f"{NOTEBOOK} .jp-InputPrompt", has_text="[*]")
             expect(running).to_have_count(0, timeout=180_000)
             page.locator(".jp-Notebook-ExecutionIndicator[data-status='idle']").wait_for()
@@ -115,7 +118,17 @@ def test_run_all_shows_every_finding_whole_and_readable(lab, page, name):
     expect(table.locator("caption")).to_have_text(f"{len(findings)} findings")
     rows = table.locator("tbody tr")
     expect(rows).to_have_count(len(findings))
-    rows.last.scroll_into_view_if_needed()  # the last finding is reachable by scrolling
+    # the last finding is reachable by scrolling (once the charts above have their height:
+    # a chart drawn after the scroll moves the table down again)
+    page.wait_for_load_state("networkidle")
+    for _ in range(5):
+        rows.last.scroll_into_view_if_needed()
+        page.wait_for_timeout(500)
+        if rows.last.evaluate(
+            "e => { const r = e.getBoundingClientRect();"
+            " return r.bottom > 0 && r.top < window.innerHeight; }"
+        ):
+            break
     expect(rows.last).to_be_in_viewport()
     shown = table.inner_text()
     for finding in findings:  # whole sentences: nothing cut at 160 characters
