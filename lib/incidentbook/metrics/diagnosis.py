@@ -263,15 +263,17 @@ def _without_idle_hosts(
 ) -> None:
     """Take out of a per-host candidate the hosts whose GPUs' activity fell by IDLE_SHARE
     or more while it moved there, unless that is every host (then it is judged whole)."""
-    if len(c.hosts) < 2:
+    if len(c.hosts) < 2 or frame is None:
         return
+    # The candidate's hosts' activity once, not the whole frame again for each host.
+    rows = frame.filter(pl.col("signal").is_in(activity) & pl.col("node").is_in(c.hosts))
     idle = {
         h
         for h in c.hosts
         if _activity_fell(
             replace(c, hosts=[h], episodes=[e for e in c.episodes if h in e.hosts]),
             activity,
-            frame,
+            rows,
             baseline,
             least=IDLE_SHARE,
             scaled=False,
