@@ -10,9 +10,11 @@ the notes), so no stage edits another's result.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from datetime import datetime
+from datetime import datetime, timedelta
 from functools import cached_property
 from pathlib import Path
+
+import polars as pl
 
 from incidentbook.incident import IncidentFolder, IncidentSpec
 from incidentbook.logs.analysis import LogAnalysis, analyze_logs
@@ -28,12 +30,14 @@ from incidentbook.metrics.analysis import (
 )
 from incidentbook.metrics.data import Metrics, MetricsReceipt, NoMetricsError
 from incidentbook.metrics.diagnosis import Diagnosis, explain, verdict_record
+from incidentbook.metrics.episodes import Found
 from incidentbook.metrics.frames import SIGNAL_SCHEMA
 from incidentbook.metrics.signals import SignalPack
 from incidentbook.record.model import Correlation, Finding, Verdict
 from incidentbook.record.taxonomy import Taxonomy, taxonomy_of
 from incidentbook.sources.base import Source, open_source
 from incidentbook.sources.folder import FolderSource
+from incidentbook.stops import with_stops
 from incidentbook.window import TimeWindow, WindowError, make_window
 
 __all__ = ["Investigation", "WindowError", "investigate", "investigate_logs", "make_window"]
@@ -73,7 +77,7 @@ class Investigation:
             return a.diagnosis
         hosts = self.spec.cluster.nodes
         return explain(
-            a.found,
+            self._stops[0],
             {s.name: s for s in self.pack.signals.values()},
             a.primary,
             a.baseline,
@@ -83,6 +87,24 @@ class Investigation:
             logs=self.logs.findings,
             not_hosts=self._not_hosts(),
         )
+
+    @cached_property
+    def _stops(self) -> tuple[Found, list[str]]:
+        """The metrics stage's episodes with the run's stops told apart by the logs
+        (stops.with_stops), and a note for each."""
+        a = self.analysis
+        if a.found is None or not self.logs:
+            return a.found, []
+        soon = max(a.tolerance, 2 * self._spacing(a.primary))
+        return with_stops(
+            a.found, self.metrics.frame, a.primary, a.baseline, self.logs.matched, soon
+        )
+
+    def _spacing(self, signal: str) -> timedelta:
+        """The usual time between two samples of a signal (a trainer's lines)."""
+        ts = self.metrics.frame.filter(pl.col("signal") == signal).get_column("ts").unique().sort()
+        step = ts.diff().median() if ts.len() > 1 else None
+        return step if isinstance(step, timedelta) else timedelta(0)
 
     def _not_hosts(self) -> frozenset[str]:
         """The logs' hosts that are no host of the metrics, where the two name hosts alike
@@ -111,7 +133,7 @@ class Investigation:
     def notes(self) -> list[str]:
         """What a reader should know about the data: the metrics', then the logs'."""
         logs = self.log_receipt.notes() if self.log_receipt is not None else []
-        return [*self.analysis.notes, *logs]
+        return [*self.analysis.notes, *self._stops[1], *logs]
 
     @property
     def window(self) -> TimeWindow:

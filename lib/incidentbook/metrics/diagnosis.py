@@ -510,21 +510,30 @@ def verdict(
     hosts_total: int | None,
     tolerance: timedelta,
     down: list[tuple[datetime, datetime]] = (),
+    planned: tuple[tuple[datetime, datetime], ...] = (),
 ) -> dict:
     """One sentence of what most likely happened, how sure, on what evidence, and what
     else it could be, with what would tell them apart. `down`: when the run was not
-    running (its restarts' gaps)."""
+    running (its restarts' gaps); `planned`: those of them someone asked for."""
     if not symptom:
+        asked = "; ".join(f"{_when(a)} to {b:%H:%M} UTC" for a, b in planned)
         return {
             "cause": None,
             "hosts": [],
             "gpus": [],
             "onset": None,
             "confidence": 0.0,
-            "confidence_why": "there is no anomaly of the primary signal to explain",
+            "confidence_why": "there is no anomaly of the primary signal to explain"
+            + (", only a stop someone asked for" if planned else ""),
             "summary": (
                 f"Nothing to explain: {lower_label(primary.label)} shows no drop, shift or "
-                "sustained loss in the window."
+                "sustained loss in the window"
+                + (
+                    f", and the run's stop ({asked}) was asked for, with no error before "
+                    "it: a planned restart."
+                    if planned
+                    else "."
+                )
             ),
             "evidence": [],
             "alternatives": [],
@@ -770,7 +779,9 @@ def explain(
     psig = signals.get(primary) or Signal(name=primary, label=primary, kind="gauge", metric=primary)
     measured = frame is None or frame.height > 0
     v = (
-        verdict(explained, found.symptom, psig, allowed, hosts_total, tolerance, down)
+        verdict(
+            explained, found.symptom, psig, allowed, hosts_total, tolerance, down, found.planned
+        )
         if measured
         else _unmeasured(psig, list(logs))
     )

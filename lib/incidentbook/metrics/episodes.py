@@ -732,6 +732,7 @@ class Found:
     episodes: list[Episode]  # cluster-wide (attributed to hosts where a few made them) + hosts
     symptom: list[Episode]  # the primary signal's episodes outside the baseline's routine
     routine: int  # cluster moves left out for looking like the baseline's own
+    planned: tuple[tuple[datetime, datetime], ...] = ()  # stops someone asked for
 
     @property
     def restarts(self) -> list[tuple[datetime, datetime]]:
