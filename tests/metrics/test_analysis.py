@@ -325,3 +325,29 @@ def test_a_climb_back_to_no_more_than_normal_is_not_a_rise(tmp_path):
         ups = [f for f in found if f.signal == "gpu_temp" and f.kind == "spike"]
         assert len(ups) == rises, [f.summary for f in ups]
         assert all(f.value > 60 for f in ups)
+
+
+def test_a_fall_back_to_within_a_hair_of_normal_is_not_a_drop(tmp_path):
+    # A blind folder: between two runs the hosts' memory was freed (19% more available);
+    # the new run took it again, ending 0.02% below the baseline's level, and that "drop"
+    # was named the cause of the run's slowdown. A move that ends within the least change
+    # worth a finding of the baseline's level is a return to normal.
+    rng = np.random.default_rng(5)
+    n = 720  # six hours at 30 s
+    level = 1.6e12
+    mem = np.full(n, level) + rng.normal(0, 2e8, n)
+    mem[300:385] += 0.19 * level  # the gap between the runs
+    deeper = mem.copy()
+    mem[385:] -= 0.0002 * level  # back, a hair below where it was
+    deeper[385:] -= 0.05 * level  # back, and 5% below: a drop
+    for series, drops in ((mem, 0), (deeper, 1)):
+        root = write_incident(
+            tmp_path / str(drops),
+            [
+                samples("trainer_tokens_per_second", np.full(n, 1000.0) + rng.normal(0, 5, n)),
+                samples("node_memory_MemAvailable_bytes", series),
+            ],
+        )
+        found = investigate(root, signals=["throughput", "mem_available"]).analysis.findings
+        falls = [f for f in found if f.signal == "mem_available" and f.kind in ("drop",)]
+        assert len(falls) == drops, [f.summary for f in falls]

@@ -7,6 +7,7 @@ the data plainly holds, not about a threshold tuned to it.
 
 from __future__ import annotations
 
+from dataclasses import replace
 from datetime import UTC, datetime, timedelta
 
 import numpy as np
@@ -775,3 +776,54 @@ def test_a_leak_begun_inside_the_baseline_is_where_the_story_starts():
     assert v["hosts"] == ["h09"]
     assert "had been falling on h09" in v["summary"], v["summary"]
     assert v["onset"] < BASELINE.end
+
+
+def test_headroom_that_fell_a_little_holds_nothing_back():
+    # Three blind folders: one host's kernel in soft lockups, another user's process on
+    # one GPU, Fabric Manager down on one host. Memory available fell 1-5% beside each
+    # (1.6 TB still free) and was named the cause. Memory available harms only as it runs
+    # out: a host with most of its usual headroom left is not short of memory.
+    sigs = the_signals() | {
+        "mem": signal("mem", bad="down", least_cause=0.25, label="Memory available"),
+    }
+
+    def used(share):
+        def edit(v):
+            v[6, 200:] -= 1.7e12 * share
+
+        return edit
+
+    findings = [finding("level_shift", "throughput", 201, N, -0.05, 9500, 10000)]
+    for share, named in ((0.05, None), (0.4, "mem")):
+        frame = fleet("mem", 1.7e12, 2e9, edit=used(share))
+        dg = explained(frame, findings, sigs)
+        assert dg.verdict["cause"] == named, (share, dg.verdict["summary"])
+        mem = next(c for c in dg.ranked if c.signal == "mem")
+        assert mem.cause_like == (named is not None)
+        if named is None:
+            assert "of its usual level" in mem.why_effect
+
+
+def test_what_began_between_the_line_before_and_the_line_that_showed_it_is_with_the_symptom():
+    # A blind folder: a trainer that logs every few minutes showed the loss at a line 11
+    # min after the one before; the symptom is dated from that earlier line, and the PCIe
+    # errors that began between the two were judged "after the symptom". Between two lines
+    # the order cannot be told; after the line that showed it, it can.
+    sigs = the_signals() | {"pcie": signal("pcie", bad="up", label="PCIe errors")}
+    symptom = Episode("throughput", "level_shift", at(200), at(N), "down", value=95, reference=100)
+    shown = replace(symptom, shown=at(222))
+    for start, cause_like in ((215, True), (240, False)):
+        frame = fleet("pcie", 1, 0.1, edit=lambda v, a=start: v.__setitem__((4, slice(a, N)), 9))
+        found = find(frame, sigs, "throughput", [], BASELINE)
+        (dated,) = match([shown], _by_signal(found, "pcie"), sigs, timedelta(minutes=1), LEAD)
+        assert (dated.lag_seconds <= 60) == cause_like, (start, dated.lag_seconds)
+        # without the line's time, anything after the earlier line came after the symptom
+        (plain,) = match([symptom], _by_signal(found, "pcie"), sigs, timedelta(minutes=1), LEAD)
+        assert plain.lag_seconds > 60
+
+
+LEAD = timedelta(minutes=30)
+
+
+def _by_signal(found, name: str) -> dict[str, list[Episode]]:
+    return {name: [e for e in found.episodes if e.signal == name]}

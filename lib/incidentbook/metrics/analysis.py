@@ -601,12 +601,13 @@ def analyze(
         )
         found = detect_intervals(series, signal.bad, baseline, config, smallest)
         # A move back toward normal (temperatures climbing again as a run resumes after a
-        # stop) departs from the samples just before it, not from the baseline: it rose
-        # to no more than the baseline's level, or fell to no less.
+        # stop, memory taken again by the next run) departs from the samples just before
+        # it, not from the baseline: it rose to no more than the baseline's level, or fell
+        # to no less, give or take the least change worth a finding.
         found = found.filter(
             pl.when(pl.col("direction") == "up")
-            .then(pl.col("mean") > level)
-            .otherwise(pl.col("mean") < level)
+            .then(pl.col("mean") > level + smallest)
+            .otherwise(pl.col("mean") < level - smallest)
         )
         if name == primary:
             found = _costly(found, signal.bad, level, series, config)

@@ -116,7 +116,7 @@ def match(
                 begins = p.start - lead <= s <= p.end + tolerance
                 lasts = e_ >= p.start - tolerance or g[0].kind in {"events", "code"}
                 if begins and lasts:
-                    hits.append((gi, (s - p.start).total_seconds()))
+                    hits.append((gi, _lag(s, p)))
             if hits:
                 matched += 1
                 met.append(p.start)
@@ -151,6 +151,18 @@ def match(
             )
         )
     return out
+
+
+def _lag(start: datetime, p: Episode) -> float:
+    """Seconds from the symptom episode's start to a candidate's. A symptom dated back
+    from the line that showed it began somewhere before that line: a candidate that began
+    in between is with it, not after it (a trainer that logs every ten minutes cannot
+    say which came first)."""
+    if p.shown is not None and p.start <= start <= p.shown:
+        return 0.0
+    if p.shown is not None and start > p.shown:
+        return (start - p.shown).total_seconds()
+    return (start - p.start).total_seconds()
 
 
 def _recurring(episodes: list[Episode], field: str) -> list[str]:
@@ -209,6 +221,13 @@ def judge(
             c.cause_like = False
             c.why_effect = "it began after the symptom did: a consequence, not a cause"
             continue
+        if s.least_cause is not None and _departed_least(c) < s.least_cause:
+            c.cause_like = False
+            c.why_effect = (
+                f"it moved {_departed_least(c):.0%} of its usual level at most, less than the "
+                f"{s.least_cause:.0%} it takes to hold anything back"
+            )
+            continue
         straggling = (
             c.per_host
             and s.straggler not in (None, "none")
@@ -252,6 +271,13 @@ def judge(
             c.signal,
         ),
     )
+
+
+def _departed_least(c: Candidate) -> float:
+    """How far the candidate's episodes went from the level each departed from, at most,
+    as a share of it."""
+    shares = [abs(e.relative) for e in c.episodes if math.isfinite(e.relative)]
+    return max(shares, default=math.inf)
 
 
 # Activity down by more than this share on a host is idleness, not a slow GPU at work.

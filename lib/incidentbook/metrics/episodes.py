@@ -69,6 +69,9 @@ class Episode:
     z: float = math.nan
     count: float = 0.0  # events, for counters of events
     finding: int | None = None  # index of the finding it came from, when one
+    # When dated back from the sample that showed it (a trainer's line is the mean since
+    # the line before), that sample's time: it began somewhere between start and shown.
+    shown: datetime | None = None
 
     @property
     def cluster_wide(self) -> bool:
@@ -853,7 +856,7 @@ def from_interval_start(
         # leaves room for the steps' own spread.
         bounds = [*restarts, *((a, b) for a, b, share in stalls if not level <= 2 * share)]
         if earlier is not None and not any(earlier < b <= first for _, b in bounds):
-            e = replace(e, start=earlier)
+            e = replace(e, start=earlier, shown=first)
         out.append(e)
     return out
 

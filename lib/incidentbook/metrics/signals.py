@@ -129,6 +129,14 @@ class Signal(BaseModel):
         "spikes and shifts need only be significant against the series' noise; trends and "
         "outlier hosts need 10% of the level).",
     )
+    least_cause: float | None = Field(
+        None,
+        ge=0,
+        le=1,
+        description="The least departure, as a share of the level it departs from, for an "
+        "episode of this signal to stand as a cause: memory available harms only as it runs "
+        "out, so a host that still has most of its usual headroom is not short of memory.",
+    )
     stand_in: tuple[str, ...] = Field(
         (),
         description="Signals that measure the same thing another way, first first: when "
