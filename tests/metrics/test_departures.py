@@ -194,3 +194,19 @@ def test_robust_scale_is_scipys_normal_consistent_mad_to_the_bit():
             values = rng.normal(size=n) * rng.uniform(0.001, 1000) + rng.uniform(-5, 5)
             expected = float(stats.median_abs_deviation(values, scale="normal"))
             assert robust_scale(values, 0.0) == max(expected, 1e-12)
+
+
+def test_a_lasting_loss_is_dated_from_its_own_start_not_from_a_dip_before_it(tmp_path):
+    # A blind folder: a trainer logging every 67 s, one checkpoint's dip (-14%) ten lines
+    # before a lasting 4% loss. The two were merged and the loss dated from the dip, 12
+    # min before the fault, so the fault "began after the symptom". Normal lines between
+    # them make the dip an episode of its own.
+    values = throughput(0)
+    dip, shift = 722, 732
+    values[dip] *= 0.86
+    values[shift:] *= 0.96
+    found = analyse(tmp_path, values)
+    lasting = [f for f in found if f.end - f.start > STEP * 60]
+    assert lasting, [(f.kind, f.start) for f in found]
+    first = min(f.start for f in lasting)
+    assert T0 + STEP * (shift - 2) <= first <= T0 + STEP * (shift + 1), first

@@ -575,11 +575,33 @@ def departures(
     if found.height == 0:
         return empty_intervals()
     gap = step * s.merge_samples
+    before = pl.col("end").cum_max().shift().over("direction")
+    # A sustained departure begins where its own stretch does: a sharp transient before it
+    # with normal samples between (one checkpoint's dip ten lines before a lasting loss)
+    # is an episode of its own, or the loss would be dated from the dip. A row opens such
+    # a stretch when a sustained departure starts with it (the sharp test often flags
+    # the first samples of a shift too).
+    found = found.sort("direction", "start")
+    lasting = found.filter("sustained").select("direction", opens=pl.col("start"))
+    found = found.join_asof(
+        lasting.sort("opens"),
+        left_on="start",
+        right_on="opens",
+        by="direction",
+        strategy="forward",
+        tolerance=2 * step,
+        check_sortedness=False,  # sorted by start within each direction, as asof needs
+    ).sort("direction", "start")
+    after_transient = (
+        pl.col("opens").is_not_null()
+        & ~pl.col("sustained").shift().over("direction")
+        & (pl.col("start") > before + 2 * step)
+    )
     episodes = (
-        found.sort("direction", "start")
-        .with_columns(
+        found.with_columns(
             new=(
-                (pl.col("start") > pl.col("end").cum_max().shift().over("direction") + gap)
+                (pl.col("start") > before + gap)
+                | after_transient
                 | (pl.col("direction") != pl.col("direction").shift())
             ).fill_null(True)
         )
