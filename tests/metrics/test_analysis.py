@@ -351,3 +351,53 @@ def test_a_fall_back_to_within_a_hair_of_normal_is_not_a_drop(tmp_path):
         found = investigate(root, signals=["throughput", "mem_available"]).analysis.findings
         falls = [f for f in found if f.signal == "mem_available" and f.kind in ("drop",)]
         assert len(falls) == drops, [f.summary for f in falls]
+
+
+def test_a_device_that_retrained_narrower_on_one_host_is_named(tmp_path):
+    # A blind folder: one host's HCA link retrained from x16 to x8 after corrected PCIe
+    # errors; node_exporter's pcidevice collector reported it, and the verdict could not
+    # decide (no GPU link moved). Every device's lanes, summed per host, show it.
+    rng = np.random.default_rng(8)
+    n, at = 720, 400  # six hours at 30 s; the link retrains at sample 400
+    frames = [samples("trainer_tokens_per_second", 1000 + rng.normal(0, 4, n))]
+    frames[0] = frames[0].with_columns(
+        value=pl.when(pl.int_range(pl.len()) >= at).then(pl.col("value") * 0.96).otherwise("value")
+    )
+    for h in range(8):
+        for bus, width in (("17", 16.0), ("8a", 16.0), ("c3", 4.0)):
+            lanes = np.full(n, width)
+            if h == 3 and bus == "8a":
+                lanes[at:] = 8.0
+            frames.append(
+                samples("node_pcidevice_current_link_width", lanes, f"h{h}", bus=bus, device="00")
+            )
+    root = write_incident(tmp_path / "inc", frames, nodes=8)
+    verdict = investigate(root).analysis.diagnosis.verdict
+    assert verdict["cause"] == "pcie_lanes" and verdict["hosts"] == ["h3"], verdict["summary"]
+
+
+def test_a_host_whose_nvlink_fell_silent_while_its_gpus_worked_is_named(tmp_path):
+    # A blind folder: Fabric Manager failed on one host after a driver update, its GPUs
+    # lost NVLink and NCCL went over shared memory; the job ran 13% slower and memory
+    # available (0.02% lower) was named. DCGM's NVLink counter stopped rising there.
+    rng = np.random.default_rng(9)
+    n, at = 720, 400
+    tokens = 1000 + rng.normal(0, 4, n)
+    tokens[at:] *= 0.87
+    frames = [samples("trainer_tokens_per_second", tokens)]
+    for h in range(8):
+        rate = np.full(n, 4.0e6) * (1 + rng.normal(0, 0.02, n))
+        if h == 5:
+            rate[at:] = 0.0
+        for gpu in ("0", "1"):
+            frames.append(
+                samples(
+                    "DCGM_FI_DEV_NVLINK_BANDWIDTH_TOTAL", np.cumsum(rate * 30), f"h{h}", gpu=gpu
+                )
+            )
+            frames.append(
+                samples("DCGM_FI_DEV_GPU_UTIL", 97 + rng.normal(0, 1, n), f"h{h}", gpu=gpu)
+            )
+    root = write_incident(tmp_path / "inc", frames, nodes=8)
+    verdict = investigate(root).analysis.diagnosis.verdict
+    assert verdict["cause"] == "nvlink_traffic" and verdict["hosts"] == ["h5"], verdict["summary"]

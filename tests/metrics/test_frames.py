@@ -117,3 +117,18 @@ def test_a_signal_that_names_no_unit_has_the_same_values_and_no_worst() -> None:
     assert named.get_column("worst").null_count() == 0
     assert quiet.get_column("worst").null_count() == quiet.height == named.height
     assert quiet.drop("worst").equals(named.drop("worst"))
+
+
+def test_a_rate_or_gauge_reads_a_rising_series_as_its_rate_and_a_jittering_one_as_it_is():
+    # DCGM's NVLink bandwidth field: dcgm-exporter types it counter, the field is a rate
+    # (MB/s), and exports hold either. A counter reset (a reboot) stays a counter.
+    counter = [(15 * i, "nv", 1000.0 * i, "a", "0", "") for i in range(1, 20)]
+    counter[10] = (150, "nv", 5.0, "a", "0", "")  # reset at a reboot
+    counter[11:] = [(15 * i, "nv", 5.0 + 1000.0 * (i - 10), "a", "0", "") for i in range(11, 20)]
+    gauge = [(15 * i, "nv", 300.0 + (40 if i % 2 else -40), "b", "0", "") for i in range(1, 20)]
+    signal = Signal(name="nv", label="NVLink", kind="rate_or_gauge", metric="nv")
+    frame, _, _ = signal_frame(raw(counter + gauge), [signal])
+    rates = frame.filter(pl.col("node") == "a").get_column("value")
+    levels = frame.filter(pl.col("node") == "b").get_column("value")
+    assert rates.median() == 1000.0 / 15
+    assert set(levels.to_list()) == {260.0, 340.0}

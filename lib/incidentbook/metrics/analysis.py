@@ -390,7 +390,8 @@ def outlier_hosts(
         if rows.height == 0:
             continue
         # Rates of rare events (link flaps) are mostly zero: their mean, not median, shows them.
-        stat = pl.col("value").mean() if signal.kind == "counter_rate" else pl.col("value").median()
+        rates = ("counter_rate", "rate_or_gauge")
+        stat = pl.col("value").mean() if signal.kind in rates else pl.col("value").median()
         per_unit = rows.group_by("node", "gpu").agg(level=stat)
         for direction in ("up", "down") if signal.bad == "both" else (signal.bad,):
             worst = pl.col("level").max() if direction == "up" else pl.col("level").min()

@@ -631,8 +631,8 @@ def verdict(
         # A straggler: the job's own pace, read on the one host (or GPU) that kept it.
         unit = f"{lead.hosts[0]}{gpu}" if len(lead.hosts) == 1 else where.removeprefix("on ")
         sentence = (
-            f"Most likely a straggler: {unit} ran slower than its peers from {_when(onset)} "
-            f"({lower_label(sig.label)} {moved} there while the others waited), "
+            f"Most likely a straggler: {unit} held the job back from {_when(onset)} "
+            f"({lower_label(sig.label)} {moved} there and not on its peers), "
             f"{_lead_text(ahead)} {symptom_text}"
             + (f"; {', '.join(others)} agree" if others else "")
             + "."

@@ -38,6 +38,9 @@ SIGNAL_SCHEMA = pl.Schema(
 )
 
 _SERIES = ["node", "gpu", "labels"]
+# A counter falls only when it is reset, a noisy gauge at about half of its samples: a
+# series that falls at more than this share of them is a gauge.
+COUNTER_FALLS = 0.2
 
 
 def conform(frame: pl.DataFrame) -> pl.DataFrame:
@@ -142,6 +145,25 @@ def reduce_signal(raw: pl.LazyFrame, signal: Signal) -> pl.LazyFrame:
         out = (
             counter_increase(metric(signal.metric))
             .with_columns(value=pl.col("increase") / pl.col("seconds"))
+            .group_by(level)
+            .agg(
+                value=_reduce(pl.col("value").filter(real), signal.within),
+                dup=pl.col("dup").sum(),
+                **_worst(signal, "max" if signal.within == "sum" else None, real),
+            )
+        )
+    elif signal.kind == "rate_or_gauge":
+        # A series that only rises (resets aside) is a counter, read as its rate; one that
+        # falls as often as a gauge does is read as it is (DCGM's NVLink bandwidth field is
+        # a rate although dcgm-exporter types it counter, and exports differ).
+        falls = (pl.col("delta") < 0).mean().over(_SERIES)
+        out = (
+            counter_increase(metric(signal.metric))
+            .with_columns(
+                value=pl.when(falls <= COUNTER_FALLS)
+                .then(pl.col("increase") / pl.col("seconds"))
+                .otherwise("value")
+            )
             .group_by(level)
             .agg(
                 value=_reduce(pl.col("value").filter(real), signal.within),

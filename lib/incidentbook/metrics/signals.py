@@ -68,7 +68,7 @@ class Signal(BaseModel):
     name: str
     label: str
     unit: str = ""
-    kind: Literal["gauge", "counter_rate", "counter_ratio", "gauge_ratio"]
+    kind: Literal["gauge", "counter_rate", "rate_or_gauge", "counter_ratio", "gauge_ratio"]
     metric: str | None = None
     numerator: str | None = None
     denominator: str | None = None
@@ -162,7 +162,7 @@ class Signal(BaseModel):
 
     @model_validator(mode="after")
     def _metrics_for_kind(self) -> Signal:
-        if self.kind in {"gauge", "counter_rate"} and not self.metric:
+        if self.kind in {"gauge", "counter_rate", "rate_or_gauge"} and not self.metric:
             raise ValueError(f"a {self.kind} signal needs `metric`")
         if self.kind in {"counter_ratio", "gauge_ratio"} and not (
             self.numerator and self.denominator
