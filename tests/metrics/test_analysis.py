@@ -401,3 +401,39 @@ def test_a_host_whose_nvlink_fell_silent_while_its_gpus_worked_is_named(tmp_path
     root = write_incident(tmp_path / "inc", frames, nodes=8)
     verdict = investigate(root).analysis.diagnosis.verdict
     assert verdict["cause"] == "nvlink_traffic" and verdict["hosts"] == ["h5"], verdict["summary"]
+
+
+def test_an_nfs_server_slowing_is_named_by_its_clients_operation_latency(tmp_path):
+    # A blind folder: the checkpoints' NFS server degraded and the checkpoint pauses grew
+    # from 1 to 5 min; load average was named (no NFS signal). node_exporter's mountstats
+    # counters give each client's time per operation.
+    rng = np.random.default_rng(10)
+    n, at = 720, 400
+    tokens = 1000 + rng.normal(0, 4, n)
+    tokens[at:] *= 0.85
+    frames = [samples("trainer_tokens_per_second", tokens)]
+    for h in range(8):
+        for op in ("WRITE", "GETATTR"):
+            ops = np.full(n, 200.0 * 30)  # operations per scrape
+            seconds = ops * 0.002 * (1 + rng.normal(0, 0.03, n))
+            seconds[at:] *= 12  # 2 ms -> 24 ms per operation
+            labels = {"export": "nfs01:/ckpt", "mountpoint": "/ckpt", "operation": op}
+            frames.append(
+                samples(
+                    "node_mountstats_nfs_operations_requests_total",
+                    np.cumsum(ops),
+                    f"h{h}",
+                    **labels,
+                )
+            )
+            frames.append(
+                samples(
+                    "node_mountstats_nfs_operations_request_time_seconds_total",
+                    np.cumsum(seconds),
+                    f"h{h}",
+                    **labels,
+                )
+            )
+    root = write_incident(tmp_path / "inc", frames, nodes=8)
+    verdict = investigate(root).analysis.diagnosis.verdict
+    assert verdict["cause"] == "nfs_latency" and verdict["hosts"] == [], verdict["summary"]
