@@ -437,3 +437,23 @@ def test_an_nfs_server_slowing_is_named_by_its_clients_operation_latency(tmp_pat
     root = write_incident(tmp_path / "inc", frames, nodes=8)
     verdict = investigate(root).analysis.diagnosis.verdict
     assert verdict["cause"] == "nfs_latency" and verdict["hosts"] == [], verdict["summary"]
+
+
+def test_the_gpu_that_keeps_its_memory_busy_while_its_peers_wait_is_named(tmp_path):
+    # A blind folder: another user's process on one GPU for an hour. That GPU's memory
+    # bandwidth activity rose (two processes' traffic) while the other GPUs', waiting for
+    # it, fell; nothing else of the pack moved on its host.
+    rng = np.random.default_rng(11)
+    n, a, b = 720, 400, 520
+    tokens = 1000 + rng.normal(0, 4, n)
+    tokens[a:b] *= 0.93
+    frames = [samples("trainer_tokens_per_second", tokens)]
+    for h in range(8):
+        for gpu in ("0", "1", "2"):
+            dram = 0.35 + rng.normal(0, 0.01, n)
+            dram[a:b] += 0.1 if (h, gpu) == (2, "1") else -0.02
+            frames.append(samples("DCGM_FI_PROF_DRAM_ACTIVE", dram, f"h{h}", gpu=gpu))
+    root = write_incident(tmp_path / "inc", frames, nodes=8)
+    verdict = investigate(root).analysis.diagnosis.verdict
+    assert verdict["cause"] == "dram_active" and verdict["hosts"] == ["h2"], verdict["summary"]
+    assert verdict["gpus"] == ["h2/1"]

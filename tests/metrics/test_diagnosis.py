@@ -827,3 +827,30 @@ LEAD = timedelta(minutes=30)
 
 def _by_signal(found, name: str) -> dict[str, list[Episode]]:
     return {name: [e for e in found.episodes if e.signal == name]}
+
+
+def test_a_trainers_lines_between_the_scrapes_do_not_hide_a_host():
+    # A blind folder: scrapes every 30 s and the trainer's lines every 24.05 s. The spacing
+    # of all their timestamps together is 13 s, so a host's run of a few minutes seemed to
+    # hold half the samples it should, and the GPU another user's process slowed stood
+    # out on nothing.
+    def busier(v):
+        v[9, 150:230] += 0.03
+
+    # 2 h 40 min: few enough timestamps together that they are looked at one by one
+    frame = fleet("tensor", 0.35, 0.01, edit=busier).filter(pl.col("ts") < at(320))
+    lines = pl.datetime_range(
+        at(0) + timedelta(seconds=7), at(319), "24051ms", eager=True, time_zone="UTC"
+    )
+    trainer = pl.DataFrame(
+        {"ts": lines, "signal": "throughput", "node": "trainer", "gpu": None, "worst": None}
+    ).with_columns(value=pl.lit(1000.0))
+    both = pl.concat([frame, trainer.select(frame.columns).cast(frame.schema)])
+    sigs = {
+        "tensor": signal("tensor", bad="both", role="effect", idle="down", straggler="up"),
+        "throughput": signal("throughput", bad="down", role="effect"),
+    }
+    alone = host_episodes(frame, {"tensor": sigs["tensor"]}, BASELINE)
+    mixed = host_episodes(both, sigs, BASELINE)
+    assert [e.hosts for e in alone] == [("h09",)]
+    assert [e.hosts for e in mixed] == [("h09",)]
