@@ -165,6 +165,35 @@ def test_node_exporters_address_takes_the_node_name_its_uname_info_gives(tmp_pat
     assert "1 host named by node_exporter's node_uname_info" in notes
 
 
+def test_node_exporters_address_takes_the_name_dcgm_exporter_gives_beside_it(tmp_path):
+    # A blind folder: node_exporter known by its address (`10.42.2.24:9100`), no uname
+    # info, dcgm-exporter's rows with `Hostname` and the `instance` it was scraped at on
+    # the same address. Three hosts' I/O wait was named by address while their kernel
+    # logs named them, so the verdict pointed at "different hosts".
+    root = write_incident(tmp_path)
+    t = T0.timestamp()
+    (root / "metrics" / "node.csv").write_text(
+        "timestamp,metric,value,instance\n"
+        f"{t:.0f},node_load1,0.5,10.42.2.24:9100\n"
+        f"{t:.0f},node_load1,0.6,10.42.2.25:9100\n"
+        f"{t + 30:.0f},node_load1,0.7,10.42.2.24:9100\n"
+    )
+    (root / "metrics" / "dcgm.csv").write_text(
+        "timestamp,metric,value,instance,Hostname,gpu\n"
+        f"{t:.0f},DCGM_FI_DEV_GPU_TEMP,60,10.42.2.24:9400,node-b2-14,0\n"
+        f"{t:.0f},DCGM_FI_DEV_GPU_TEMP,61,10.42.2.26:9400,node-b2-16,0\n"
+    )
+    metrics = load(root, ["gpu_temp", "load"])
+    assert sorted(metrics.frame.select("signal", "node").unique().rows()) == [
+        ("gpu_temp", "node-b2-14"),
+        ("gpu_temp", "node-b2-16"),
+        ("load", "10.42.2.25"),  # no other exporter names it: left as it is
+        ("load", "node-b2-14"),
+    ]
+    notes = " ".join(str(n) for n in metrics.receipt.assumptions)
+    assert "1 host named by the name another exporter's samples give" in notes
+
+
 @pytest.mark.parametrize(
     ("name", "content", "words"),
     [

@@ -341,16 +341,21 @@ class FolderSource:
                 f"{window.end.isoformat()} in {self.folder.metrics_dir}{span}"
                 + "".join(f"; {n}" for n in receipt.notes())
             )
-        named = _node_names(files, window, unit, held, groups)
-        if named:
+        by_uname = _node_names(files, window, unit, held, groups)
+        by_address = _addresses_named(frame, scans, by_uname)
+        for named, how in (
+            (by_uname, "node_exporter's node_uname_info (its nodename for the instance's address)"),
+            (by_address, "the name another exporter's samples give beside the same address"),
+        ):
+            if not named:
+                continue
             frame = frame.with_columns(pl.col("node").replace(named))
             receipt.assumptions.append(
                 LoadNote(
                     "assumed",
                     str(self.folder.metrics_dir),
-                    f"{len(named)} host{'s' if len(named) != 1 else ''} named by "
-                    "node_exporter's node_uname_info (its nodename for the instance's "
-                    "address), as the other exporters name them",
+                    f"{len(named)} host{'s' if len(named) != 1 else ''} named by {how}, as "
+                    "the other exporters name them",
                 )
             )
         frame, staggered = on_one_grid(frame)
@@ -411,6 +416,38 @@ def _node_names(
         .collect()
     )
     return {str(node): name for node, name in pairs.iter_rows() if str(node) != name}
+
+
+_ADDRESS = r"^(?:\d{1,3}(?:\.\d{1,3}){3}|\[?[0-9a-fA-F:]+\]?)$"
+
+
+def _addresses_named(frame: pl.DataFrame, scans: list, known: dict[str, str]) -> dict[str, str]:
+    """Hosts known only by an address (node_exporter's `instance`), named where another
+    exporter's samples carry both a host name and that address: dcgm-exporter's rows
+    hold `Hostname` and the `instance` it was scraped at, on the node's same address.
+    Looked for only when some hosts are addresses and others names, as it reads the
+    samples' labels again."""
+    nodes = frame.get_column("node").drop_nulls().unique()
+    addresses = set(nodes.filter(nodes.str.contains(_ADDRESS)).to_list()) - set(known)
+    if not addresses or len(addresses) == nodes.len():
+        return {}
+    pairs = (
+        _concat([s.rows for s in scans])
+        .filter(pl.col("labels").cast(pl.String).str.contains("instance="))
+        .select(
+            name=pl.col("node").cast(pl.String),
+            address=pl.col("labels")
+            .cast(pl.String)
+            .str.extract(r"(?:^|,)instance=([^,]+)", 1)
+            .str.replace(r":\d+$", ""),
+        )
+        .filter(pl.col("address").is_in(sorted(addresses)) & (pl.col("name") != pl.col("address")))
+        .unique()
+        .collect()
+    )
+    # an address two names claim is left alone
+    single = pairs.filter(pl.len().over("address") == 1)
+    return dict(zip(single.get_column("address"), single.get_column("name"), strict=True))
 
 
 def _concat(frames: list[pl.LazyFrame]) -> pl.LazyFrame:
