@@ -21,6 +21,22 @@ WATCHDOG = (
     "Timeout(ms)=600000) ran for 600024 milliseconds before timing out."
 )
 ABORTED = "srun: Job step aborted: Waiting up to 32 seconds for job step to finish."
+# a kubelet's eviction for disk pressure, a Warning event as an event exporter writes it
+# (the message from GoogleCloudPlatform/ml-auto-solutions#297), then torch elastic's agent
+# told to stop by it
+# a kubelet reclaiming disk by evicting pods, as its journal says it (klog's I level; the
+# line from a blind folder's kubelet journal, after the post "How Kubelet Garbage Collection
+# Fails"), then torch elastic's agent told to stop by the eviction
+RECLAIM = (
+    "{at:%Y-%m-%dT%H:%M:%S}+0000 h0 kubelet[2585]: I{at:%m%d %H:%M:%S}.409978    2585 "
+    'eviction_manager.go:339] "Eviction manager: attempting to reclaim" '
+    'resourceName="ephemeral-storage"'
+)
+STARTED = "{at:%Y-%m-%dT%H:%M:%S}+0000 h0 systemd[1]: Started kubelet: The Kubernetes Node Agent."
+SIGTERM = (
+    "WARNING:torch.distributed.elastic.agent.server.api:Received 15 death signal, "
+    "shutting down workers"
+)
 # what a CUDA fault looks like in a PyTorch trainer's output
 CUDA_ERROR = "RuntimeError: CUDA error: an illegal memory access was encountered"
 # PyTorch's torch.save on a full filesystem (a blind folder's, from pytorch/pytorch#104398)
@@ -37,11 +53,14 @@ def _run(
     said: list[tuple[int, str]],
     down_min: float = 7,
     dip: tuple[int, int] | None = None,
+    files: dict[str, str] | None = None,
+    output: str = "slurm-51207.out",
 ):
     """A four-hour run logging every 30 s, stopped after line `stop_at` for `down_min`
     minutes (back from its last checkpoint), with `said` (seconds after the last line
     before the stop, or None for a line with no time, and a line) in its output; `dip`
-    slows lines [a, b) to a third."""
+    slows lines [a, b) to a third; `files`, more logs by their path under logs/; `output`,
+    where the run's own output is."""
     rng = np.random.default_rng(3)
     lines, at, it = [], T0, 0
     for k in range(480):  # to the end of the window and past it: no stall at the end
@@ -68,7 +87,11 @@ def _run(
     ]
     root = write_incident(tmp_path / "inc", power, hours=4, nodes=4)
     (root / "logs").mkdir()
-    (root / "logs" / "slurm-51207.out").write_text("\n".join(lines) + "\n")
+    (root / "logs" / output).parent.mkdir(parents=True, exist_ok=True)
+    (root / "logs" / output).write_text("\n".join(lines) + "\n")
+    for name, text in (files or {}).items():
+        (root / "logs" / name).parent.mkdir(parents=True, exist_ok=True)
+        (root / "logs" / name).write_text(text)
     return investigate(root)
 
 
@@ -98,6 +121,21 @@ def test_a_stop_is_no_plan_when_something_failed_before_the_request(tmp_path):
     # last progress line's): their order in the file tells (a blind folder's Slurm output)
     untimed = _run(tmp_path / "d", 300, said=[(None, WATCHDOG), (None, ABORTED)], down_min=30)
     assert not untimed.verdict.summary.startswith("Nothing to explain"), untimed.verdict.summary
+
+    # nor when the stop signal follows a warning: a kubelet evicting the pod is no request
+    journal = "\n".join(
+        [
+            STARTED.format(at=T0 + timedelta(minutes=1)),
+            RECLAIM.format(at=T0 + timedelta(minutes=150, seconds=4)),
+        ]
+    )
+    evicted = _run(
+        tmp_path / "e", 300, said=[(5, SIGTERM)], down_min=12, files={"h0/journal.log": journal}
+    )
+    assert not evicted.verdict.summary.startswith("Nothing to explain"), evicted.verdict.summary
+    # the stop signal alone is a request
+    asked = _run(tmp_path / "f", 300, said=[(5, SIGTERM)])
+    assert asked.verdict.summary.startswith("Nothing to explain"), asked.verdict.summary
     # nor when Slurm says why it cancelled it
     node = NODE_FAILURE.format(at=T0 + timedelta(minutes=150, seconds=8))
     slurm = _run(tmp_path / "c", 300, said=[(8, node)])
@@ -118,3 +156,19 @@ def test_a_crash_that_cost_more_than_the_dip_before_it_joins_the_symptom(tmp_pat
     short = _run(tmp_path / "b", 300, said=[(4, NO_SPACE)], down_min=2, dip=(150, 260))
     assert "for 2 min" not in short.verdict.summary, short.verdict.summary
     assert not any("after a failure" in n for n in short.notes)
+
+
+def test_the_trainers_log_is_no_host_beside_the_hosts_own_logs(tmp_path):
+    # A blind folder on Kubernetes: the trainer's gauges read from its pod's log carried
+    # the log's place (logs/pods/...), which made "pods" one of the metrics' hosts, so the
+    # job's crash lines in it were named "on pods (1 of 25 hosts)", not the whole job's.
+    journal = STARTED.format(at=T0 + timedelta(minutes=1))
+    inv = _run(
+        tmp_path,
+        300,
+        said=[(5, SIGTERM)],
+        files={"h0/journal.log": journal},
+        output="pods/trainer-0/main/0.log",
+    )
+    assert "pods" in inv.metrics.frame.get_column("node").to_list()
+    assert inv._not_hosts() == frozenset({"pods"})

@@ -113,7 +113,10 @@ class Investigation:
         scheduler's. Where no log host is a metrics host (metrics by address, logs by
         name), nothing can be told apart."""
         logged = set(self.logs.matched.get_column("host").drop_nulls().unique().to_list())
-        known = set(self.metrics.frame.get_column("node").drop_nulls().unique().to_list())
+        # a trainer's gauges read from its log carry the log's name, which is no host
+        trainer = [n for n, s in self.pack.signals.items() if s.from_trainer]
+        hosts = self.metrics.frame.filter(~pl.col("signal").is_in(trainer)).get_column("node")
+        known = set(hosts.drop_nulls().unique().to_list())
         return frozenset(logged - known) if logged & known else frozenset()
 
     @property

@@ -21,7 +21,7 @@ from datetime import datetime, timedelta
 
 import polars as pl
 
-from incidentbook.logs.severity import ALERT_SIGNATURE_SEVERITIES
+from incidentbook.logs.severity import signatures_at_or_worse
 from incidentbook.metrics.episodes import Episode, Found, downtime
 from incidentbook.window import TimeWindow
 
@@ -63,11 +63,12 @@ def _requests(lines: pl.DataFrame) -> pl.DataFrame:
 
 
 def _errors(lines: pl.DataFrame) -> pl.DataFrame:
-    """Lines that say something failed: a signature at error or worse, as it was judged
-    on that line."""
+    """Lines that say something went wrong: a signature at warning or worse, as it was
+    judged on that line (a kubelet evicting the pod for disk pressure is a warning, and
+    the SIGTERM that follows it is no one's request)."""
     return lines.filter(
         pl.col("signature").is_not_null()
-        & pl.col("line_severity").is_in(list(ALERT_SIGNATURE_SEVERITIES))
+        & pl.col("line_severity").is_in(signatures_at_or_worse("warning"))
     )
 
 
@@ -88,7 +89,7 @@ def told_apart(stops: list[Episode], lines: pl.DataFrame, soon: timedelta) -> li
         # The line to quote: one with a time of its own says more than one timed by the
         # line before it (srun's untimed notices).
         first = during.sort(pl.col("inferred").fill_null(False), "ts").head(1)
-        # An error between the last progress and the request: the request was a reaction.
+        # Trouble between the last progress and the request: the request was a reaction.
         # Lines that share a time (untimed ones take the time of the line before) are
         # ordered by their place in the file.
         before = (pl.col("ts") < at) | (
