@@ -457,3 +457,31 @@ def test_the_gpu_that_keeps_its_memory_busy_while_its_peers_wait_is_named(tmp_pa
     verdict = investigate(root).analysis.diagnosis.verdict
     assert verdict["cause"] == "dram_active" and verdict["hosts"] == ["h2"], verdict["summary"]
     assert verdict["gpus"] == ["h2/1"]
+
+
+def test_a_roce_nic_sending_pause_frames_is_named(tmp_path):
+    # A blind folder: one host's RoCE NIC paused the switch continuously (a pause storm),
+    # backing up every host's RDMA traffic; nothing of the pack moved on that host alone.
+    # node_exporter's ethtool collector counts the pause frames each port sent.
+    rng = np.random.default_rng(12)
+    n, a, b = 720, 400, 520
+    tokens = 1000 + rng.normal(0, 4, n)
+    tokens[a:b] *= 0.86
+    frames = [samples("trainer_tokens_per_second", tokens)]
+    for h in range(8):
+        rate = 100 * (1 + rng.normal(0, 0.3, n)).clip(0)
+        if h == 4:
+            rate[a:b] = 24000
+        frames.append(
+            samples(
+                "node_ethtool_transmitted_pause_ctrl_phy",
+                np.cumsum(rate * 30),
+                f"h{h}",
+                device="eth0",
+            )
+        )
+    root = write_incident(tmp_path / "inc", frames, nodes=8)
+    verdict = investigate(root).analysis.diagnosis.verdict
+    assert verdict["cause"] == "pause_frames_sent" and verdict["hosts"] == ["h4"], verdict[
+        "summary"
+    ]

@@ -854,3 +854,20 @@ def test_a_trainers_lines_between_the_scrapes_do_not_hide_a_host():
     mixed = host_episodes(both, sigs, BASELINE)
     assert [e.hosts for e in alone] == [("h09",)]
     assert [e.hosts for e in mixed] == [("h09",)]
+
+
+def test_a_filesystem_filling_for_an_hour_before_the_crash_is_its_precursor():
+    # A blind folder: a node's root disk filled from 46 min before the kubelet evicted the
+    # job's pod; the half hour a precursor may lead by left it out. A signal that fills for
+    # hours says so in the pack (precedes).
+    def filling(v):
+        v[3, 150:240] += np.linspace(0.05, 0.5, 90)  # 45 min of filling, then the crash
+
+    frame = fleet("fs", 0.4, 0.002, edit=filling)
+    crash = [finding("drop", "throughput", 242, 266, -1.0, 0, 10000)]
+    for precedes, named in ((None, None), (timedelta(hours=3), "fs")):
+        sigs = the_signals() | {
+            "fs": signal("fs", bad="up", precedes=precedes, label="Filesystem used")
+        }
+        dg = explained(frame, crash, sigs)
+        assert dg.verdict["cause"] == named, (precedes, dg.verdict["summary"])

@@ -113,7 +113,8 @@ def match(
                 e_ = max(e.end for e in g)
                 # It must begin near the symptom: a host hot all day does not explain a
                 # drop at noon. Events and codes may end before it (a precursor).
-                begins = p.start - lead <= s <= p.end + tolerance
+                ahead = signals[name].precedes if name in signals else None
+                begins = p.start - (ahead or lead) <= s <= p.end + tolerance
                 lasts = e_ >= p.start - tolerance or g[0].kind in {"events", "code"}
                 if begins and lasts:
                     hits.append((gi, _lag(s, p)))

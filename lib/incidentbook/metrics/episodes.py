@@ -92,9 +92,7 @@ def _step(frame: pl.DataFrame) -> timedelta:
     per_series = frame.group_by("signal", "node", "gpu").agg(
         step=pl.col("ts").sort().diff().median()
     )
-    per_signal = per_series.group_by("signal").agg(
-        step=pl.col("step").median(), units=pl.len()
-    )
+    per_signal = per_series.group_by("signal").agg(step=pl.col("step").median(), units=pl.len())
     # A trainer's gauges are one series; the hosts' signals are what episodes are made of.
     fleet = per_signal.filter(pl.col("units") >= 5)
     step = (fleet if fleet.height else per_signal).get_column("step").max()

@@ -6,6 +6,7 @@ a cluster with other exporters needs only another pack (templates/signals/*.yaml
 
 from __future__ import annotations
 
+from datetime import timedelta
 from pathlib import Path
 from typing import Any, Literal
 
@@ -128,6 +129,12 @@ class Signal(BaseModel):
         description="Least change worth reporting, in the signal's unit (default: drops, "
         "spikes and shifts need only be significant against the series' noise; trends and "
         "outlier hosts need 10% of the level).",
+    )
+    precedes: timedelta | None = Field(
+        None,
+        description="How long before the symptom an episode of it that lasts into the "
+        "symptom may have begun and still be its precursor (default: half an hour, or five "
+        "tolerances): a filesystem or a host's memory fills for hours before the crash.",
     )
     least_cause: float | None = Field(
         None,
