@@ -366,3 +366,26 @@ def test_a_merge_the_metrics_files_win_whole_is_their_frame_and_gaps():
     assert merged.frame.equals(expected)
     assert merged.receipt.gaps == find_gaps(expected)
     assert any("both give it" in r for r in merged.receipt.remarks)
+
+
+def test_a_torchtitan_forks_own_logger_name_keeps_the_lines_times(tmp_path):
+    # A blind folder: a fork of torchtitan names its logger `[llmtrain]`, not `[titan]`,
+    # behind srun's label and torchrun's rank tag. Its lines' own times were not seen, so
+    # every iteration's time was inferred from the steps' elapsed time, and four crashes
+    # and restarts of the run fell on the wrong minutes. (Lines in torchtitan's format.)
+    log = tmp_path / "slurm-4417702.out"
+    log.write_text(
+        " 0: [rank0]:[llmtrain] 2025-05-20 01:36:21,035 - root - INFO - step: 17010  loss:  "
+        "2.0266  grad_norm:  0.2298  memory: 61.40GiB(77.61%)  tps: 8,268  tflops: 412.29  "
+        "mfu: 41.69%\n"
+        " 0: [rank0]:[llmtrain] 2025-05-20 01:37:00,702 - root - INFO - step: 17020  loss:  "
+        "2.1186  grad_norm:  0.2585  memory: 61.35GiB(77.55%)  tps: 8,261  tflops: 411.94  "
+        "mfu: 41.65%\n"
+    )
+    got, _notes = TrainerLogSource([log], trainer=TrainerSpec()).rows(ALL_TIME)
+    got = got.filter(pl.col("iteration").is_not_null())
+    assert got.get_column("ts").to_list() == [
+        datetime(2025, 5, 20, 1, 36, 21, 35000, tzinfo=UTC),
+        datetime(2025, 5, 20, 1, 37, 0, 702000, tzinfo=UTC),
+    ]
+    assert not got.get_column("inferred").any()

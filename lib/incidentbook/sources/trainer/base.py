@@ -263,12 +263,13 @@ def _tags(frame: pl.DataFrame, families: tuple[str, ...], ctx: Context) -> pl.Da
 
 
 _LEADING_TS = (
-    # torchtitan's `[titan] `, transformers' `[INFO|trainer.py:1143] `, NeMo's `[NeMo W `,
+    # torchtitan's `[titan] ` (or the name a fork gives its logger, `[llmtrain] `),
+    # transformers' `[INFO|trainer.py:1143] `, NeMo's `[NeMo W `,
     # dllogger's `DLL ` (NVIDIA's DeepLearningExamples) or a level word (a cloud log
     # export's `INFO 2025-09-09T16:10:21.372601224Z`, Python logging's `INFO:2026-04-03
     # 07:02:22,277:` with the level first) before the time (launchers' tags are off the
     # lines already: see _tags).
-    r"^[\s\u3000]*(?:\[titan\]\s*|\[[A-Z]+\|[\w.]+:\d+\]\s*|\[NeMo [A-Z] |DLL "
+    r"^[\s\u3000]*(?:\[[a-z][\w.-]{0,31}\]\s*|\[[A-Z]+\|[\w.]+:\d+\]\s*|\[NeMo [A-Z] |DLL "
     r"|(?:DEBUG|INFO|NOTICE|WARNING|WARN|ERROR|CRITICAL)(?: +|:))?(?:"
     # (OpenCLIP's and timm's loggers put a comma between date and time: `2023-04-21,12:03:13`)
     r"\[?(?P<iso>\d{4}[-/]\d\d[-/]\d\d[ T,]\d\d:\d\d:\d\d(?:[.,]\d+)?)"
