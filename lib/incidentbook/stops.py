@@ -5,8 +5,8 @@ cluster, and also the commonest thing that is no incident at all: a user cancels
 change its batch size and submits it again. The metrics cannot tell the two apart; the
 logs can. A stop was asked for when the first thing said about it is a request to stop
 from outside the job (Slurm's `CANCELLED AT`, a launcher's SIGTERM), it came while the run
-was still making progress, and no error came before it. Anything else, a crash, a hang
-cut short by the watchdog or by an operator, failed.
+was still making progress, and no warning or error came before it. Anything else, a crash,
+a hang cut short by the watchdog or by an operator, failed.
 
 A failed stop that cost the run more time than the slowdowns found beside it is part of
 the symptom: a checkpoint's full filesystem crashes the job for 43 minutes, and a 100 s
@@ -136,7 +136,8 @@ def with_stops(
     notes = [
         f"the run stopped at {s.episode.start:%H:%M} UTC and went on at "
         f"{s.episode.end:%H:%M} UTC: it was asked to stop ({s.said.strip()[:120]!r}) with "
-        "no error before it, so the stop is taken for a planned restart, not an incident"
+        "nothing wrong logged before it, so the stop is taken for a planned restart, not an "
+        "incident"
         for s in asked
     ]
     stopped = {(s.episode.start, s.episode.end) for s in stops}
@@ -145,15 +146,15 @@ def with_stops(
         # the symptom was the stops: keep the failed ones only
         symptom = [*symptom, *(s.episode for s in failed)]
     else:
-        overlapping = [
+        apart = [
             s
             for s in failed
             if not any(e.start < s.episode.end and s.episode.start < e.end for e in symptom)
         ]
-        if overlapping and sum(s.lost for s in overlapping) > _lost(symptom):
-            symptom = [*symptom, *(s.episode for s in overlapping)]
+        if apart and sum(s.lost for s in apart) > _lost(symptom):
+            symptom = [*symptom, *(s.episode for s in apart)]
             notes.append(
-                f"the run was down {_minutes(sum(s.lost for s in overlapping))} after "
+                f"the run was down {_minutes(sum(s.lost for s in apart))} after "
                 "a failure, more than the slowdowns beside it cost: its stops are part of "
                 "the symptom"
             )

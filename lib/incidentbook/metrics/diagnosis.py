@@ -556,8 +556,8 @@ def verdict(
                 f"Nothing to explain: {lower_label(primary.label)} shows no drop, shift or "
                 "sustained loss in the window"
                 + (
-                    f", and the run's stop ({asked}) was asked for, with no error before "
-                    "it: a planned restart."
+                    f", and the run's stop ({asked}) was asked for, with nothing wrong "
+                    "logged before it: a planned restart."
                     if planned
                     else "."
                 )
