@@ -353,16 +353,25 @@ def test_a_fall_back_to_within_a_hair_of_normal_is_not_a_drop(tmp_path):
         assert len(falls) == drops, [f.summary for f in falls]
 
 
+def _job_slower(rng, n: int, start: int, end: int, by: float) -> pl.DataFrame:
+    """The job's tokens/s, `n` samples at 30 s, `by` lower over [start, end)."""
+    tokens = 1000 + rng.normal(0, 4, n)
+    tokens[start:end] *= 1 - by
+    return samples("trainer_tokens_per_second", tokens)
+
+
+def _verdict_of(tmp_path, frames: list[pl.DataFrame]) -> dict:
+    root = write_incident(tmp_path / "inc", frames, nodes=8)
+    return investigate(root).analysis.diagnosis.verdict
+
+
 def test_a_device_that_retrained_narrower_on_one_host_is_named(tmp_path):
     # A blind folder: one host's HCA link retrained from x16 to x8 after corrected PCIe
     # errors; node_exporter's pcidevice collector reported it, and the verdict could not
     # decide (no GPU link moved). Every device's lanes, summed per host, show it.
     rng = np.random.default_rng(8)
     n, at = 720, 400  # six hours at 30 s; the link retrains at sample 400
-    frames = [samples("trainer_tokens_per_second", 1000 + rng.normal(0, 4, n))]
-    frames[0] = frames[0].with_columns(
-        value=pl.when(pl.int_range(pl.len()) >= at).then(pl.col("value") * 0.96).otherwise("value")
-    )
+    frames = [_job_slower(rng, n, at, n, 0.04)]
     for h in range(8):
         for bus, width in (("17", 16.0), ("8a", 16.0), ("c3", 4.0)):
             lanes = np.full(n, width)
@@ -371,8 +380,7 @@ def test_a_device_that_retrained_narrower_on_one_host_is_named(tmp_path):
             frames.append(
                 samples("node_pcidevice_current_link_width", lanes, f"h{h}", bus=bus, device="00")
             )
-    root = write_incident(tmp_path / "inc", frames, nodes=8)
-    verdict = investigate(root).analysis.diagnosis.verdict
+    verdict = _verdict_of(tmp_path, frames)
     assert verdict["cause"] == "pcie_lanes" and verdict["hosts"] == ["h3"], verdict["summary"]
 
 
@@ -382,9 +390,7 @@ def test_a_host_whose_nvlink_fell_silent_while_its_gpus_worked_is_named(tmp_path
     # available (0.02% lower) was named. DCGM's NVLink counter stopped rising there.
     rng = np.random.default_rng(9)
     n, at = 720, 400
-    tokens = 1000 + rng.normal(0, 4, n)
-    tokens[at:] *= 0.87
-    frames = [samples("trainer_tokens_per_second", tokens)]
+    frames = [_job_slower(rng, n, at, n, 0.13)]
     for h in range(8):
         rate = np.full(n, 4.0e6) * (1 + rng.normal(0, 0.02, n))
         if h == 5:
@@ -398,8 +404,7 @@ def test_a_host_whose_nvlink_fell_silent_while_its_gpus_worked_is_named(tmp_path
             frames.append(
                 samples("DCGM_FI_DEV_GPU_UTIL", 97 + rng.normal(0, 1, n), f"h{h}", gpu=gpu)
             )
-    root = write_incident(tmp_path / "inc", frames, nodes=8)
-    verdict = investigate(root).analysis.diagnosis.verdict
+    verdict = _verdict_of(tmp_path, frames)
     assert verdict["cause"] == "nvlink_traffic" and verdict["hosts"] == ["h5"], verdict["summary"]
 
 
@@ -409,9 +414,7 @@ def test_an_nfs_server_slowing_is_named_by_its_clients_operation_latency(tmp_pat
     # counters give each client's time per operation.
     rng = np.random.default_rng(10)
     n, at = 720, 400
-    tokens = 1000 + rng.normal(0, 4, n)
-    tokens[at:] *= 0.85
-    frames = [samples("trainer_tokens_per_second", tokens)]
+    frames = [_job_slower(rng, n, at, n, 0.15)]
     for h in range(8):
         for op in ("WRITE", "GETATTR"):
             ops = np.full(n, 200.0 * 30)  # operations per scrape
@@ -434,8 +437,7 @@ def test_an_nfs_server_slowing_is_named_by_its_clients_operation_latency(tmp_pat
                     **labels,
                 )
             )
-    root = write_incident(tmp_path / "inc", frames, nodes=8)
-    verdict = investigate(root).analysis.diagnosis.verdict
+    verdict = _verdict_of(tmp_path, frames)
     assert verdict["cause"] == "nfs_latency" and verdict["hosts"] == [], verdict["summary"]
 
 
@@ -445,16 +447,13 @@ def test_the_gpu_that_keeps_its_memory_busy_while_its_peers_wait_is_named(tmp_pa
     # it, fell; nothing else of the pack moved on its host.
     rng = np.random.default_rng(11)
     n, a, b = 720, 400, 520
-    tokens = 1000 + rng.normal(0, 4, n)
-    tokens[a:b] *= 0.93
-    frames = [samples("trainer_tokens_per_second", tokens)]
+    frames = [_job_slower(rng, n, a, b, 0.07)]
     for h in range(8):
         for gpu in ("0", "1", "2"):
             dram = 0.35 + rng.normal(0, 0.01, n)
             dram[a:b] += 0.1 if (h, gpu) == (2, "1") else -0.02
             frames.append(samples("DCGM_FI_PROF_DRAM_ACTIVE", dram, f"h{h}", gpu=gpu))
-    root = write_incident(tmp_path / "inc", frames, nodes=8)
-    verdict = investigate(root).analysis.diagnosis.verdict
+    verdict = _verdict_of(tmp_path, frames)
     assert verdict["cause"] == "dram_active" and verdict["hosts"] == ["h2"], verdict["summary"]
     assert verdict["gpus"] == ["h2/1"]
 
@@ -465,9 +464,7 @@ def test_a_roce_nic_sending_pause_frames_is_named(tmp_path):
     # node_exporter's ethtool collector counts the pause frames each port sent.
     rng = np.random.default_rng(12)
     n, a, b = 720, 400, 520
-    tokens = 1000 + rng.normal(0, 4, n)
-    tokens[a:b] *= 0.86
-    frames = [samples("trainer_tokens_per_second", tokens)]
+    frames = [_job_slower(rng, n, a, b, 0.14)]
     for h in range(8):
         rate = 100 * (1 + rng.normal(0, 0.3, n)).clip(0)
         if h == 4:
@@ -480,8 +477,7 @@ def test_a_roce_nic_sending_pause_frames_is_named(tmp_path):
                 device="eth0",
             )
         )
-    root = write_incident(tmp_path / "inc", frames, nodes=8)
-    verdict = investigate(root).analysis.diagnosis.verdict
+    verdict = _verdict_of(tmp_path, frames)
     assert verdict["cause"] == "pause_frames_sent" and verdict["hosts"] == ["h4"], verdict[
         "summary"
     ]
