@@ -15,7 +15,14 @@ import polars as pl
 import pytest
 
 from incidentbook.metrics.diagnosis import Diagnosis, explain, match
-from incidentbook.metrics.episodes import Episode, attribute, find, host_episodes, routine
+from incidentbook.metrics.episodes import (
+    Episode,
+    Found,
+    attribute,
+    find,
+    host_episodes,
+    routine,
+)
 from incidentbook.metrics.signals import Signal
 from incidentbook.record.model import Finding
 from incidentbook.window import TimeWindow
@@ -871,3 +878,45 @@ def test_a_filesystem_filling_for_an_hour_before_the_crash_is_its_precursor():
         }
         dg = explained(frame, crash, sigs)
         assert dg.verdict["cause"] == named, (precedes, dg.verdict["summary"])
+
+
+def test_a_fault_on_a_different_host_at_each_stop_is_not_any_hosts():
+    # A blind folder: a new container image crashed the run four times with an illegal
+    # memory access, each time on another rank's GPU; the Xid it left was named "on 4 of
+    # 16 hosts". Hardware stays where it is: a fault that follows the job is the job's.
+    sigs = the_signals() | {"xid": signal("xid", bad="up", nature="code", label="Last Xid")}
+    stops = [(100, 110), (200, 210), (300, 310), (400, 410)]
+    symptom = [
+        Episode("throughput", "drop", at(a), at(b), "down", value=0.0, reference=1e4)
+        for a, b in stops
+    ]
+    for hosts, moving in ((("h01", "h05", "h12", "h16"), True), (("h05",) * 4, False)):
+        episodes = [
+            Episode("xid", "code", at(a), at(N), "up", hosts=(h,), value=43.0)
+            for (a, _), h in zip(stops, hosts, strict=True)
+        ]
+        found = Found(findings=[], episodes=episodes, symptom=symptom, routine=0)
+        dg = explain(found, sigs, "throughput", BASELINE, timedelta(minutes=1), len(HOSTS))
+        assert dg.verdict["cause"] == "xid"
+        assert (dg.verdict["hosts"] == []) == moving, dg.verdict["summary"]
+        assert ("different host at each of 4 stops" in dg.verdict["summary"]) == moving
+
+
+def test_a_signatures_label_is_said_whole():
+    # A verdict read "CUDA sticky error (illegal access, launch failure) (critical." with
+    # the label cut at 60 characters.
+    from incidentbook.metrics.diagnosis import log_episodes
+
+    f = Finding(
+        kind="signature",
+        signal="cuda-fatal-error",
+        start=at(1),
+        end=at(2),
+        magnitude=1.0,
+        hosts=["h01"],
+        summary="CUDA sticky error (illegal access, launch failure) (critical): 8 lines on 1 host",
+    )
+    _, sigs = log_episodes([f])
+    assert sigs["cuda-fatal-error"].label == (
+        "CUDA sticky error (illegal access, launch failure) (critical)"
+    )

@@ -611,6 +611,9 @@ def verdict(
     others = [lower_label(signals[c.signal].label) for c in top.members[1:4]]
     moved = {"up": "rose", "down": "fell"}.get(lead.direction, "moved")
     where = _hosts_text(lead.hosts, hosts_total) if lead.hosts else "across the cluster"
+    moving = _moving(lead, tolerance)
+    if moving:
+        where = f"on a different host at each of {len(lead.hosts)} stops ({', '.join(lead.hosts)})"
     gpu = ""
     if len(lead.gpus) == 1 and lead.hosts and "/" in lead.gpus[0]:
         unit = lead.gpus[0].split("/", 1)[1]
@@ -662,7 +665,13 @@ def verdict(
             f" It accounts for {lead.matched} of {lead.symptoms} symptom episodes; others "
             f"line up with {rest}."
         )
-    if sig.confirm:
+    if moving:
+        sentence += (
+            " A fault that moves from host to host with the job is the job's own (its code, "
+            "its libraries, its data), not one machine's: look first at what changed in the "
+            "job before these stops."
+        )
+    elif sig.confirm:
         sentence += f" Confirm with {sig.confirm}."
     alternatives = []
     for x in explained[1:4]:
@@ -683,10 +692,11 @@ def verdict(
                 ),
             }
         )
+    located = lead.hosts and not moving
     return {
         "cause": cause_name,
-        "hosts": lead.hosts,
-        "gpus": lead.gpus if lead.hosts else [],
+        "hosts": lead.hosts if located else [],
+        "gpus": lead.gpus if located else [],
         "onset": onset,
         "confidence": confidence,
         "confidence_why": why,
@@ -694,6 +704,20 @@ def verdict(
         "evidence": [*top.precursors, *(e for c in top.members for e in c.episodes)],
         "alternatives": alternatives,
     }
+
+
+def _moving(c: Candidate, tolerance: timedelta) -> bool:
+    """Whether a candidate struck a different single host each time, three times or more
+    (a crash on rank 37's host, then 92's, then 5's): hardware stays where it is, so a
+    fault that follows the job from host to host is not any one host's."""
+    if len(c.hosts) < 3:
+        return False
+    groups = _groups([e for e in c.episodes if e.hosts], max(tolerance, timedelta(minutes=5)))
+    if len(groups) < 3:
+        return False
+    named = [{h for e in g for h in e.hosts} for g in groups]
+    hosts = [h for n in named for h in n]
+    return all(len(n) == 1 for n in named) and len(hosts) == len(set(hosts))
 
 
 def _tell_apart(best: Candidate, other: Candidate, signals: dict[str, Signal]) -> str:
@@ -741,7 +765,9 @@ def log_episodes(
             continue
         hosts = () if set(f.hosts) <= not_hosts else tuple(sorted(set(f.hosts) - not_hosts))
         eps.append(Episode(f.signal, "log", f.start, f.end, "up", hosts=hosts))
-        label = f.summary.split(":", 1)[0][:60] or f.signal
+        # (a signature's label and its severity: "CUDA sticky error (illegal access, launch
+        # failure) (critical)"; cut only where a summary holds no label)
+        label = f.summary.split(":", 1)[0][:100] or f.signal
         sigs[f.signal] = Signal(
             name=f.signal, label=label, kind="gauge", metric=f.signal, bad="up", role="cause"
         )
