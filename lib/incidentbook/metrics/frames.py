@@ -141,29 +141,17 @@ def reduce_signal(raw: pl.LazyFrame, signal: Signal) -> pl.LazyFrame:
             dup=pl.len() - _series_id().n_unique(),
             **_worst(signal),
         )
-    elif signal.kind == "counter_rate":
+    elif signal.kind in ("counter_rate", "rate_or_gauge"):
+        rate = pl.col("increase") / pl.col("seconds")
+        if signal.kind == "rate_or_gauge":
+            # A series that only rises (resets aside) is a counter, read as its rate; one
+            # that falls as often as a gauge does is read as it is (DCGM's NVLink bandwidth
+            # field is a rate although dcgm-exporter types it counter, and exports differ).
+            falls = (pl.col("delta") < 0).mean().over(_SERIES)
+            rate = pl.when(falls <= COUNTER_FALLS).then(rate).otherwise("value")
         out = (
             counter_increase(metric(signal.metric))
-            .with_columns(value=pl.col("increase") / pl.col("seconds"))
-            .group_by(level)
-            .agg(
-                value=_reduce(pl.col("value").filter(real), signal.within),
-                dup=pl.col("dup").sum(),
-                **_worst(signal, "max" if signal.within == "sum" else None, real),
-            )
-        )
-    elif signal.kind == "rate_or_gauge":
-        # A series that only rises (resets aside) is a counter, read as its rate; one that
-        # falls as often as a gauge does is read as it is (DCGM's NVLink bandwidth field is
-        # a rate although dcgm-exporter types it counter, and exports differ).
-        falls = (pl.col("delta") < 0).mean().over(_SERIES)
-        out = (
-            counter_increase(metric(signal.metric))
-            .with_columns(
-                value=pl.when(falls <= COUNTER_FALLS)
-                .then(pl.col("increase") / pl.col("seconds"))
-                .otherwise("value")
-            )
+            .with_columns(value=rate)
             .group_by(level)
             .agg(
                 value=_reduce(pl.col("value").filter(real), signal.within),
