@@ -303,6 +303,29 @@ def test_a_signal_that_begins_after_the_symptom_is_not_its_cause():
     assert all(not c.cause_like for c in temp_c)
 
 
+def test_one_hosts_signal_seen_a_few_minutes_into_a_long_loss_and_held_through_it_is_its_cause():
+    # A blind folder: one host's kernel in repeated soft lockups for two hours. Its first
+    # stalls were too short for the watchdog to log and its load average is seen only
+    # after a few samples, so both began 4 min after the loss: read as "after the
+    # symptom", nothing was named. What a whole job's slowing does shows on every host.
+    def late_on(rows, begin):
+        return lambda v: v.__setitem__((rows, slice(begin, N)), 75)
+
+    loss = [finding("level_shift", "throughput", 220, N, -0.05, 9500, 10000)]  # 130 min
+    one_host = explained(fleet("gpu_temp", 60, 0.6, edit=late_on(4, 228)), loss)
+    assert one_host.verdict["cause"] == "gpu_temp"
+    assert one_host.verdict["hosts"] == ["h04"]
+    # the same 4 min late into a loss of 20 min is a quarter of it: after the symptom
+    short = [finding("level_shift", "throughput", 220, 260, -0.05, 9500, 10000)]
+    brief = explained(
+        fleet("gpu_temp", 60, 0.6, edit=lambda v: v.__setitem__((4, slice(228, 262)), 75)), short
+    )
+    assert brief.verdict["cause"] is None
+    # and on every host, it moved as the job did, whenever it was first seen
+    everywhere = explained(fleet("gpu_temp", 60, 0.6, edit=late_on(slice(None), 228)), loss)
+    assert everywhere.verdict["cause"] is None
+
+
 def test_no_symptom_nothing_to_explain():
     dg = explained(fleet("gpu_temp", 60, 0.6), [])
     assert dg.verdict["cause"] is None

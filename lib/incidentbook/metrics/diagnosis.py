@@ -52,6 +52,8 @@ class Candidate:
     gpus: list[str] = field(default_factory=list)
     onset: datetime | None = None
     first_symptom: datetime | None = None
+    # Began late, but early in a long symptom episode and lasted through it (see _held).
+    held: bool = False
 
     @property
     def per_host(self) -> bool:
@@ -105,7 +107,7 @@ def match(
         groups = _groups(episodes, max(tolerance, timedelta(minutes=5)))
         if not groups:
             continue
-        matched, lags, used, met = 0, [], set(), []
+        matched, lags, used, met, held = 0, [], set(), [], []
         for p in symptom:
             hits = []
             for gi, g in enumerate(groups):
@@ -117,14 +119,15 @@ def match(
                 begins = p.start - (ahead or lead) <= s <= p.end + tolerance
                 lasts = e_ >= p.start - tolerance or g[0].kind in {"events", "code"}
                 if begins and lasts:
-                    hits.append((gi, _lag(s, p)))
+                    hits.append((gi, _lag(s, p), _held(s, e_, p)))
             if hits:
                 matched += 1
                 met.append(p.start)
                 # The nearest episode that began before (or with) it: the one it followed.
-                before = [lag for _, lag in hits if lag <= tolerance.total_seconds()]
-                lags.append(max(before) if before else min(lag for _, lag in hits))
-                used.update(gi for gi, _ in hits)
+                before = [lag for _, lag, _ in hits if lag <= tolerance.total_seconds()]
+                lags.append(max(before) if before else min(lag for _, lag, _ in hits))
+                held.append(any(h for _, lag, h in hits if lag == lags[-1]))
+                used.update(gi for gi, _, _ in hits)
         if not matched:
             continue
         recall = matched / len(symptom)
@@ -149,9 +152,32 @@ def match(
                 gpus=gpus,
                 onset=min(e.start for e in chosen),
                 first_symptom=min(met),
+                held=bool(episodes[0].hosts) and all(held),
             )
         )
     return out
+
+
+# How late a host's own departure may first be seen in a long symptom and still be read
+# as with it: a share of the symptom's length, and at most a few minutes.
+LATE_SHARE = 0.1
+LATE_MOST = timedelta(minutes=5)
+
+
+def _held(start: datetime, end: datetime, p: Episode) -> bool:
+    """Whether a departure that began after the symptom episode `p` began within its
+    first tenth (at most five minutes in) and lasted through at least half of it. On one
+    host of a synchronous job that is the symptom's cause seen late, not its consequence:
+    what a whole job's slowing does shows on every host alike, while a host's own signal
+    is seen only after a few of its samples, and a kernel's watchdog reports a stall only
+    once it has outlasted its threshold (20 s for a soft lockup, 120 s for a hung task),
+    so a fault's first, shorter stalls leave no line."""
+    length = p.end - p.start
+    late = start - p.start
+    if length <= timedelta(0) or late <= timedelta(0):
+        return False
+    within = min(end, p.end) - start
+    return late <= min(length * LATE_SHARE, LATE_MOST) and within >= length / 2
 
 
 def _lag(start: datetime, p: Episode) -> float:
@@ -218,7 +244,7 @@ def judge(
                 "restart), as GPUs and links do when no job runs"
             )
             continue
-        if c.lag_seconds > tolerance.total_seconds():
+        if c.lag_seconds > tolerance.total_seconds() and not c.held:
             c.cause_like = False
             c.why_effect = "it began after the symptom did: a consequence, not a cause"
             continue
