@@ -678,6 +678,17 @@ def verdict(
         )
         cause_name = root.signal
         sig = rsig
+    if moving:
+        # What each stop left (an Xid, a CUDA error) is how the job failed, not why: the
+        # verdict names no signal as the cause, and says where to look instead.
+        sentence = (
+            f"Most likely the job's own code, libraries or data, not one machine: "
+            f"{lower_label(sig.label)} {moved} {where} from {_when(onset)}, "
+            f"{_lead_text(ahead)} {symptom_text}"
+            + (f"; {', '.join(others)} agree" if others else "")
+            + "."
+        )
+        cause_name = None
     words = "high" if confidence >= 0.75 else "moderate" if confidence >= 0.5 else "low"
     why = (
         f"{words}: it lines up with {lead.matched} of {lead.symptoms} symptom episodes "
@@ -693,9 +704,9 @@ def verdict(
         )
     if moving:
         sentence += (
-            " A fault that moves from host to host with the job is the job's own (its code, "
-            "its libraries, its data), not one machine's: look first at what changed in the "
-            "job before these stops."
+            " Hardware stays where it is, so a fault that moves from host to host with the "
+            "job is the job's own: look first at what changed in the job before these stops "
+            "(its image, its libraries, its data)."
         )
     elif sig.confirm:
         sentence += f" Confirm with {sig.confirm}."
