@@ -253,3 +253,38 @@ def test_analyze_keeps_known_lines_of_a_file_in_no_known_format(tmp_path):
     assert len(found) == 1
     assert found[0].hosts == ["gpu-node-3"] and found[0].start.timestamp() == when
     assert any("a signature recognises was kept" in n for n in inv.log_receipt.notes())
+
+
+# real lines (tests/logs/corpus/lines.yaml): ClusterLabs/resource-agents#1654 and
+# eth-cscs/alps-gh200-reproducers (stuck-node-on-io), as the kernel readers leave them
+NFS_LOST = "nfs: server 10.0.1.210 not responding, timed out"
+LUSTRE_LOST = (
+    "Lustre: capstor-OST003a-osc-ffff3000ef06c000: Connection to capstor-OST003a (at "
+    "172.28.1.43@tcp) was lost; in progress operations using this service will wait for "
+    "recovery to complete"
+)
+
+
+def test_a_signature_says_which_server_outside_the_job_its_lines_name():
+    rows = [(30 + i, f"h{i}", "err", NFS_LOST) for i in range(4)]
+    result = analyze_logs(frame(rows), WINDOW, None, load_catalog(), hosts_total=4)
+    nfs = next(f for f in result.findings if f.signal == "shared-filesystem-error")
+    assert nfs.servers == ["10.0.1.210"]
+    assert "on 4 of 4 hosts (100%) naming server 10.0.1.210" in nfs.summary
+    # a Lustre client's lost target as well: both, sorted
+    rows += [(40, "h1", "warning", LUSTRE_LOST)]
+    both = analyze_logs(frame(rows), WINDOW, None, load_catalog(), hosts_total=4)
+    row = both.signatures.filter(pl.col("key") == "shared-filesystem-error").row(0, named=True)
+    assert row["servers"] == ["10.0.1.210", "172.28.1.43@tcp"]
+    # a signature that names no server says none
+    edac = analyze_logs(
+        frame(
+            [(10, "h1", "warning", "EDAC MC0: 1 CE memory read error on CPU_SrcID#0_MC#0_Chan#1")]
+        ),
+        WINDOW,
+        None,
+        load_catalog(),
+        hosts_total=1,
+    )
+    assert edac.signatures.get_column("servers").to_list() == [[]]
+    assert all(f.servers is None for f in edac.findings)

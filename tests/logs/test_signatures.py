@@ -189,6 +189,26 @@ def test_bad_extension_names_the_signature_and_the_fault(tmp_path):
         load_catalog(ext)
 
 
+def test_an_extensions_server_field_must_be_a_group_of_its_pattern(tmp_path):
+    ext = tmp_path / "mine.yaml"
+    signature = {
+        "id": "my-nfs",
+        "label": "x",
+        "pattern": "nfs: server (?P<server>\\S+) not responding",
+        "component": "shared-filesystem",
+        "symptom": "filesystem-error",
+        "severity": "error",
+        "servers": ["nfs_host"],
+        "explanation": "x",
+        "reference": "x",
+    }
+    ext.write_text(yaml.safe_dump({"signatures": [signature]}))
+    with pytest.raises(CatalogError, match=r"my-nfs.*servers names nfs_host, not a named group"):
+        load_catalog(ext)
+    ext.write_text(yaml.safe_dump({"signatures": [signature | {"servers": ["server"]}]}))
+    assert load_catalog(ext).get("my-nfs").servers == ["server"]
+
+
 def test_what_a_line_says_outranks_what_its_xid_usually_means(catalog):
     # Xid 154 is informational as a code, but the action it names is the news: a reset
     # or reboot now required is an error; a return to no action is not.

@@ -31,7 +31,7 @@ SIGNATURE_KEYS = {
     "explanation",
     "reference",
 }
-OPTIONAL_KEYS = {"severity_by"}
+OPTIONAL_KEYS = {"severity_by", "servers"}
 XID_KEYS = {"code", "name", "meaning", "severity", "component", "action"}
 # The Xid codes that matter on H100 clusters; each must be in the catalog.
 H100_XIDS = {13, 31, 43, 45, 48, 61, 62, 63, 64, 74, 79, 92, 94, 95, 119, 120}

@@ -945,3 +945,67 @@ def test_a_signatures_label_is_said_whole():
     assert sigs["cuda-fatal-error"].label == (
         "CUDA sticky error (illegal access, launch failure) (critical)"
     )
+
+
+def test_the_one_server_every_clients_lines_name_is_the_host_at_fault():
+    # A blind folder: the checkpoints' NFS server degraded; NFS latency rose on all 16
+    # clients, and each logged `nfs: server nfs-ckpt01 not responding`. The verdict named
+    # no host; the one at fault is the server the clients name, outside the job.
+    sigs = the_signals() | {"nfs_latency": signal("nfs_latency", bad="up", label="NFS latency")}
+    symptom = [Episode("throughput", "drop", at(200), at(220), "down", value=10, reference=1e4)]
+    wide = Episode("nfs_latency", "drop", at(199), at(221), "up", value=9.0, reference=1.0)
+
+    def lost(servers):
+        return Finding(
+            kind="signature",
+            signal="shared-filesystem-error",
+            start=at(200),
+            end=at(219),
+            magnitude=1.0,
+            hosts=HOSTS,
+            summary="Shared filesystem error (error): 48 lines on 24 hosts",
+            servers=servers,
+        )
+
+    for servers, hosts in (
+        (["nfs-ckpt01"], ["nfs-ckpt01"]),
+        (["nfs-ckpt01", "nfs-home02"], []),  # two servers: neither is named
+        (None, []),
+    ):
+        found = Found(findings=[], episodes=[wide], symptom=symptom, routine=0)
+        dg = explain(
+            found,
+            sigs,
+            "throughput",
+            BASELINE,
+            timedelta(minutes=1),
+            len(HOSTS),
+            logs=[lost(servers)],
+        )
+        assert dg.verdict["cause"] == "nfs_latency"
+        assert dg.verdict["hosts"] == hosts, servers
+        assert ("name one server, nfs-ckpt01" in dg.verdict["summary"]) == bool(hosts)
+
+
+def test_a_hosts_gpu_is_named_by_the_signals_that_agree_when_the_lead_cannot():
+    # A blind folder: one GPU's power limit lowered on one host. The host's clock-event
+    # reasons (read per host) led, without a GPU; its SM clock and power violations named
+    # GPU 4 on the same host, and the verdict named no GPU.
+    sigs = the_signals() | {
+        "clocks": signal("clocks", bad="up", label="Clocked down for power"),
+        "sm_clock": signal("sm_clock", bad="down", label="SM clock"),
+    }
+    symptom = [
+        Episode("throughput", "level_shift", at(200), at(N), "down", value=96, reference=100)
+    ]
+    for other, named in ((("h05/4",), ["h05/4"]), (("h05/4", "h05/6"), [])):
+        episodes = [
+            Episode("clocks", "host", at(199), at(N), "up", hosts=("h05",), value=4.0),
+            Episode("sm_clock", "host", at(200), at(N), "down", hosts=("h05",), gpus=other),
+        ]
+        found = Found(findings=[], episodes=episodes, symptom=symptom, routine=0)
+        dg = explain(found, sigs, "throughput", BASELINE, timedelta(minutes=1), len(HOSTS))
+        assert dg.verdict["cause"] == "clocks"
+        assert dg.verdict["hosts"] == ["h05"]
+        assert dg.verdict["gpus"] == named
+        assert ("(GPU 4)" in dg.verdict["summary"]) == bool(named)

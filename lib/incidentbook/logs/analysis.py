@@ -87,6 +87,22 @@ def line_severity(catalog: Catalog) -> pl.Expr:
     return pl.when(pl.col("signature").is_not_null()).then(pl.col("signature_severity"))
 
 
+def _server_named(catalog: Catalog) -> pl.Expr:
+    """The server outside the job a matched line names (its signature's `servers`
+    fields), else null."""
+    chain = None
+    for signature in catalog.signatures:
+        if not signature.servers:
+            continue
+        named = pl.coalesce(
+            pl.col("fields").str.json_path_match(f"$.{field}") for field in signature.servers
+        )
+        chain = (pl.when if chain is None else chain.when)(
+            pl.col("signature") == signature.id
+        ).then(named)
+    return pl.lit(None, pl.String) if chain is None else chain.otherwise(None)
+
+
 def _episodes(hits: pl.DataFrame, in_window: pl.Expr, gap: timedelta) -> pl.DataFrame:
     """Per key, its window lines' main episode: lines closer than `gap` to the one before
     are one episode; the main one has the most lines (ties: the latest). A signature seen
@@ -134,6 +150,10 @@ def summarise_signatures(
     if "line_severity" not in keyed.columns:
         keyed = keyed.with_columns(line_severity=line_severity(catalog))
     hits = keyed.filter(pl.col("signature").is_not_null())
+    if "fields" in hits.columns:
+        hits = hits.with_columns(_server=_server_named(catalog))
+    else:
+        hits = hits.with_columns(_server=pl.lit(None, pl.String))
     rank = pl.col("line_severity").replace_strict(SEVERITY_RANK, default=9, return_dtype=pl.Int32)
     gap = max(2 * bucket, timedelta(minutes=30))
     per_key = (
@@ -148,6 +168,7 @@ def summarise_signatures(
             first_seen=pl.col("ts").filter(in_window).min(),
             last_seen=pl.col("ts").filter(in_window).max(),
             example=pl.col("message").filter(in_window).first(),
+            servers=pl.col("_server").filter(in_window).drop_nulls().unique().sort(),
         )
         .filter(pl.col("count") > 0)
         .join(_episodes(hits, in_window, gap), on="key", how="left")
@@ -197,7 +218,15 @@ def summarise_signatures(
         "explanation",
         "action",
         "example",
+        "servers",
     )
+
+
+def _naming(servers: list[str]) -> str:
+    if not servers:
+        return ""
+    shown = ", ".join(servers[:3]) + (f" and {len(servers) - 3} more" if len(servers) > 3 else "")
+    return f" naming server{'s' if len(servers) > 1 else ''} {shown}"
 
 
 def _share(n: int, total: int) -> str:
@@ -240,8 +269,9 @@ def _findings(
                 baseline=float(row["baseline_count"]),
                 summary=(
                     f"{row['label']} ({row['severity']}): {counted(row['count'], 'line')} on "
-                    f"{_share(len(hosts), hosts_total)}, {when}{action}"
+                    f"{_share(len(hosts), hosts_total)}{_naming(row['servers'])}, {when}{action}"
                 ),
+                servers=row["servers"] or None,
             )
         )
     if alerts.height:

@@ -60,6 +60,9 @@ class Signature(BaseModel):
     symptom: str
     severity: Severity
     severity_by: list[SeverityRule] = Field(default_factory=list)
+    # Named groups that name a server outside the job (the NFS server every client lost):
+    # where one server is named, it is the host at fault, not the clients that say so.
+    servers: list[str] = Field(default_factory=list)
     action: str | None = None
     explanation: str
     reference: str
@@ -80,11 +83,15 @@ class Signature(BaseModel):
 
     @model_validator(mode="after")
     def _rules_name_fields(self) -> Signature:
-        unknown = [r.field for r in self.severity_by if r.field not in _fields(self.pattern)]
-        if unknown:
-            raise ValueError(
-                f"severity_by names {', '.join(unknown)}, not a named group of the pattern"
-            )
+        for key, names in (
+            ("severity_by", [r.field for r in self.severity_by]),
+            ("servers", self.servers),
+        ):
+            unknown = [n for n in names if n not in _fields(self.pattern)]
+            if unknown:
+                raise ValueError(
+                    f"{key} names {', '.join(unknown)}, not a named group of the pattern"
+                )
         return self
 
 

@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import math
 from collections import Counter
+from collections.abc import Sequence
 from dataclasses import dataclass, field, replace
 from datetime import datetime, timedelta
 
@@ -640,9 +641,10 @@ def verdict(
     moving = _moving(lead, tolerance)
     if moving:
         where = f"on a different host at each of {len(lead.hosts)} stops ({', '.join(lead.hosts)})"
+    gpus = lead.gpus or _agreed_gpus(lead, top.members)
     gpu = ""
-    if len(lead.gpus) == 1 and lead.hosts and "/" in lead.gpus[0]:
-        unit = lead.gpus[0].split("/", 1)[1]
+    if len(gpus) == 1 and lead.hosts and "/" in gpus[0]:
+        unit = gpus[0].split("/", 1)[1]
         if unit.isdigit():
             gpu = f" (GPU {unit})"
     onset = top.onset or lead.onset
@@ -733,7 +735,7 @@ def verdict(
     return {
         "cause": cause_name,
         "hosts": lead.hosts if located else [],
-        "gpus": lead.gpus if located else [],
+        "gpus": gpus if located else [],
         "onset": onset,
         "confidence": confidence,
         "confidence_why": why,
@@ -741,6 +743,15 @@ def verdict(
         "evidence": [*top.precursors, *(e for c in top.members for e in c.episodes)],
         "alternatives": alternatives,
     }
+
+
+def _agreed_gpus(lead: Candidate, members: list[Candidate]) -> list[str]:
+    """The GPU that the signals agreeing with a per-host lead name on its same hosts,
+    when the lead cannot name one (a host's clock-event reasons, read per host) and they
+    all name the same: the host's power-capped GPU is the one whose clock and power
+    violations stood out."""
+    named = {g for c in members if c.hosts == lead.hosts for g in c.gpus}
+    return sorted(named) if lead.hosts and len(named) == 1 else []
 
 
 def _moving(c: Candidate, tolerance: timedelta) -> bool:
@@ -875,8 +886,24 @@ def explain(
         if measured
         else _unmeasured(psig, list(logs))
     )
+    server = _server_at_fault(explained, logs) if v["cause"] and not v["hosts"] else None
+    if server is not None:
+        v["hosts"] = [server]
+        v["summary"] += (
+            f" The hosts' lines name one server, {server}: the fault is there, not on the "
+            "hosts that report it."
+        )
     correlations = [correlation(c, allowed, psig) for c in ranked]
     return Diagnosis(ranked, explained, v, correlations)
+
+
+def _server_at_fault(explained: list[Explanation], logs: Sequence[Finding]) -> str | None:
+    """The one server outside the job that the log signatures lined up with the symptom
+    name (every client's `nfs: server X not responding`), when they name exactly one: a
+    cause seen across the cluster is that server's, not the clients'."""
+    members = {c.signal for x in explained for c in x.members}
+    named = {s for f in logs if f.signal in members for s in f.servers or ()}
+    return named.pop() if len(named) == 1 else None
 
 
 def _coverage(episodes: list[Episode], symptom: list[Episode]) -> float:

@@ -183,6 +183,11 @@ class Finding(_Strict):
     value: float | None = Field(None, description="Observed level during the anomaly.")
     baseline: float | None = Field(None, description="Baseline level it is compared with.")
     summary: str = Field("", description="One sentence saying what was found.")
+    servers: list[str] | None = Field(
+        None,
+        description="Servers outside the job that a signature's lines name (the NFS server "
+        "the clients lost), sorted; absent when they name none.",
+    )
 
 
 class Correlation(_Strict):
