@@ -1194,3 +1194,31 @@ def test_the_sixteenth_excerpt_sets_lost_gpu_is_known_line_by_line(tmp_path):
     assert all(onset[n] == ("gpu-fallen-off-bus", "critical") for n in range(7, 31))
     teardown = levels("rtxpro_serving_box_journal_xid154_teardown.log")
     assert [teardown[n] for n in (7, 8, 9)] == [("gpu-driver-error", "error")] * 3
+
+
+TRAINER = Path(__file__).resolve().parents[1] / "data" / "trainer"
+
+
+def test_megatrons_dated_iteration_lines_after_its_argument_dump_are_read(tmp_path):
+    # Megatron-LM prints its iteration lines with a space before the date (` [2024-09-03
+    # 15:54:54] iteration 10/...`), after its argument dump's indented lines. Taken for
+    # continuations, they were left out of the sample, which held a few lines of the
+    # preamble alone: the whole file was "in no known log format" (a blind folder's 540
+    # lines of a rank's output). Real lines of two Megatron runs (SOURCES.md): the 2021
+    # run's argument dump, then the 2024 run's output.
+    lines = (TRAINER / "megatron_lm_2021_n8.log").read_text().splitlines()
+    dump = lines[lines.index("-" * 24 + " arguments " + "-" * 24) :]
+    dump = dump[: next(i for i, line in enumerate(dump) if "end of arguments" in line) + 1]
+    dated = (TRAINER / "megatron_lm_2024-09_timestamped.log").read_text().splitlines()
+    path = tmp_path / "train.log"
+    path.write_text("\n".join(dump + dated) + "\n")
+    frame, report = read(path)
+    assert report.files["train.log"] in {"megatron", "trainer"}
+    timed = frame.filter(
+        pl.col("message").str.contains(" iteration ")
+        | pl.col("message").str.starts_with("iteration")
+    )
+    timed = timed.filter(~pl.col("inferred"))
+    iterations = [line for line in dated if line.startswith(" [") and " iteration " in line]
+    assert timed.height == len(iterations) > 0
+    assert timed.get_column("ts").min() == utc(2024, 9, 3, 15, 54, 54)

@@ -246,9 +246,16 @@ def _blank_lines(lines: pl.DataFrame) -> pl.Series:
 
 def _continues(line: str) -> bool:
     """A line that continues or annotates the record before it rather than starting one:
-    an indented line, or one of journalctl's own (`-- Logs begin at ...`, `-- Boot ... --`
-    and `-x`'s catalog text: `-- Subject: ...`, `-- ` and the lines between)."""
-    return line[0].isspace() or line.startswith("-- ") or line == "--"
+    an indented line, unless a date starts it (Megatron-LM prints ` [2025-06-03 06:38:07]
+    iteration ...` with a space before it: a record of its own), or one of journalctl's
+    own (`-- Logs begin at ...`, `-- Boot ... --` and `-x`'s catalog text: `-- Subject:
+    ...`, `-- ` and the lines between)."""
+    if line[0].isspace():
+        return _DATED_INDENT.match(line) is None
+    return line.startswith("-- ") or line == "--"
+
+
+_DATED_INDENT = re.compile(r"\s{1,4}\[?\d{4}-\d\d-\d\d[ T]\d\d:\d\d:\d\d")
 
 
 def _first_lines(lines: list[str], everything: bool = False) -> list[str] | None:
