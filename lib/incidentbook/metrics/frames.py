@@ -115,7 +115,17 @@ def _worst(
     return {"worst_gpu": unit("gpu"), "worst_labels": unit("labels")}
 
 
-_WORST = pl.coalesce(pl.col("worst_gpu").cast(pl.String), pl.col("worst_labels").cast(pl.String))
+# A unit is named by its own labels (`device=mlx5_2,port=1`): those naming the scrape
+# target (its address, the job, the host) say which host, which the unit's name has.
+_TARGET_LABELS = r"(?:^|,)(?:instance|job|Hostname|node|nodename|namespace|pod|container)=[^,]*"
+_WORST = pl.coalesce(
+    pl.col("worst_gpu").cast(pl.String),
+    pl.col("worst_labels")
+    .cast(pl.String)
+    .str.replace_all(_TARGET_LABELS, "")
+    .str.strip_prefix(",")
+    .replace("", None),
+)
 
 
 def reduce_signal(raw: pl.LazyFrame, signal: Signal) -> pl.LazyFrame:
