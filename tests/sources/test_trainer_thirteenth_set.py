@@ -101,3 +101,19 @@ def test_a_trainer_whose_only_line_names_both_losses_keeps_it(tmp_path):
     got, said = TrainerLogSource([path], trainer=TrainerSpec(start=START)).rows(every)
     rows = got.filter(pl.col("iteration").is_not_null())
     assert rows.get_column("loss").to_list() == pytest.approx([3.0, 2.9, 2.8]), said
+
+
+def test_a_relaunched_trainers_dicts_still_take_step_and_pace_from_its_new_bar(tmp_path):
+    # A blind folder: a crashed run relaunched in the same output file drew a new bar
+    # from the start, so the bar's steps went back at the relaunch and none of the dicts
+    # of either run took a step or a pace: "no tokens/s", and the whole incident read
+    # "Nothing to explain". The same real output twice is a run and its relaunch.
+    from conftest import TRAINER_DATA
+
+    once = (TRAINER_DATA / "hf-trainer_zero3-bar-before-each-dict.log").read_text()
+    twice = tmp_path / "relaunched.log"
+    twice.write_text(once + once)
+    rows, notes = trainer_rows(twice, start=START)
+    assert rows.get_column("iteration").to_list() == [10, 20, 30, 10, 20, 30], notes
+    assert rows.get_column("step_time").to_list() == pytest.approx([81.41, 91.74, 90.91] * 2)
+    assert "training progress bar drawn just before it" in notes

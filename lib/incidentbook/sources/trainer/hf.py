@@ -123,7 +123,7 @@ def parse_stdout(text: TrainerText, ctx: Context) -> Parsed:
     counted = stepped > 0
     run = _summary(text)
     starts = text.lines.filter(pl.col("text").str.contains(_START)).get_column("line").to_list()
-    barred = None if counted else _bar_steps(text, frame)
+    barred = None if counted else _bar_steps(text, frame, starts)
     if counted:
         frame = frame.with_columns(iteration=pl.col("_step"))
     elif barred is not None:
@@ -220,28 +220,38 @@ def _bar_draws(text: TrainerText) -> pl.DataFrame | None:
     )
 
 
-def _bar_steps(text: TrainerText, frame: pl.DataFrame) -> pl.DataFrame | None:
+def _bar_steps(
+    text: TrainerText, frame: pl.DataFrame, starts: list[int] = ()
+) -> pl.DataFrame | None:
     """The dicts with the step, step time and elapsed time of the training bar's last draw
-    before each, where every dict has one and the steps go up; else None."""
+    before each, where every dict has one and the steps go up within each run; else
+    None. A run relaunched (from a checkpoint, or from the start) draws a new bar, whose
+    clock starts again, after its `Running training` banner (one of the `starts` lines)."""
     draws = _bar_draws(text)
     if draws is None or frame.height == 0:
         return None
     # a line's last draw (tqdm redraws a bar on one line)
     bars = draws.unique("line", keep="last", maintain_order=True).sort("line")
+    opened = pl.Series(sorted(starts), dtype=pl.Int64)
+    banner = pl.lit(opened).search_sorted(pl.col("line"), side="right").cast(pl.Int64)
+    anew = (pl.col("_bar_elapsed").diff() < 0).fill_null(False).cum_sum().cast(pl.Int64)
+    bars = bars.with_columns(_run=anew + (banner if len(opened) else 0))
     got = (
         frame.with_columns(pl.col("line").cast(pl.Int64))
         .sort("line")
         .join_asof(bars, on="line", strategy="backward")
     )
-    steps = got.get_column("_bar_step")
-    if steps.null_count() or not bool((steps.diff().drop_nulls() > 0).all()):
+    if got.get_column("_bar_step").null_count():
+        return None
+    rising = pl.col("_bar_step").diff().over("_run").fill_null(1) > 0
+    if not got.select(rising.all()).item():
         return None
     elapsed = pl.col("_bar_elapsed")
     return got.with_columns(
         iteration=pl.col("_bar_step"),
         step_time=pl.coalesce("step_time", "_bar_time"),
-        span=elapsed.diff().fill_null(elapsed),
-    ).drop("_bar_step", "_bar_time", "_bar_elapsed")
+        span=elapsed.diff().over("_run").fill_null(elapsed),
+    ).drop("_bar_step", "_bar_time", "_bar_elapsed", "_run")
 
 
 def _timed_by_bar(text: TrainerText, frame: pl.DataFrame, every: int) -> pl.DataFrame | None:
