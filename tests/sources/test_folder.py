@@ -487,3 +487,23 @@ def test_hosts_scraped_at_their_own_offsets_are_put_on_one_grid(tmp_path):
     temps = [f for f in findings if f.signal == "gpu_temp"]
     assert len(temps) <= 5 and all(f.end - f.start >= timedelta(minutes=30) for f in temps)
     assert any(f.signal == "gpu_temp" and f.hosts == ["h3"] for f in findings)
+
+
+def test_signals_reading_one_metric_with_different_matchers_each_keep_their_own_rows(tmp_path):
+    # cpu_iowait and cpu_steal both read node_cpu_seconds_total (mode iowait, mode steal)
+    # and are scanned together: each took the other's rows too, so both were the mean of
+    # the two modes, and a blind folder's checkpoint showed "CPU time stolen by the
+    # hypervisor rose" on every host of a cluster with no hypervisor.
+    root = write_incident(tmp_path)
+    t = T0.timestamp()
+    rows = ["timestamp,metric,value,instance,mode"]
+    for i in range(4):
+        rows += [
+            f"{t + 30 * i:.0f},node_cpu_seconds_total,{100 + 15 * i},gpu-b07:9100,iowait",
+            f"{t + 30 * i:.0f},node_cpu_seconds_total,500,gpu-b07:9100,steal",
+            f"{t + 30 * i:.0f},node_cpu_seconds_total,{9000 + 30 * i},gpu-b07:9100,idle",
+        ]
+    (root / "metrics" / "node.csv").write_text("\n".join(rows) + "\n")
+    metrics = load(root, ["cpu_iowait", "cpu_steal"])
+    means = dict(metrics.frame.group_by("signal").agg(pl.col("value").mean()).iter_rows())
+    assert means == {"cpu_iowait": pytest.approx(0.5), "cpu_steal": pytest.approx(0.0)}

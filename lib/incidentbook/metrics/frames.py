@@ -8,6 +8,8 @@ value, one row per signal, host (and GPU where the signal is per GPU) and time.
 
 from __future__ import annotations
 
+import re
+
 import polars as pl
 
 from incidentbook.metrics.signals import Reduce, Signal
@@ -138,7 +140,13 @@ def reduce_signal(raw: pl.LazyFrame, signal: Signal) -> pl.LazyFrame:
     real = ~pl.col("dup")
 
     def metric(name: str) -> pl.LazyFrame:
-        return raw.filter(pl.col("metric") == name)
+        rows = raw.filter(pl.col("metric") == name)
+        # Signals that read one metric with different matchers (the iowait and the steal
+        # of node_cpu_seconds_total) are scanned together: each keeps only its own rows.
+        for key, value in (signal.match or {}).items():
+            held = rf"(?:^|,){re.escape(key)}={re.escape(value)}(?:,|$)"
+            rows = rows.filter(pl.col("labels").cast(pl.String).str.contains(held))
+        return rows
 
     if signal.kind == "gauge":
         values = metric(signal.metric)
