@@ -7,7 +7,7 @@ from datetime import UTC, datetime, timedelta
 
 import polars as pl
 
-from incidentbook.metrics.frames import RAW_SCHEMA, counter_increase, signal_frame
+from incidentbook.metrics.frames import RAW_SCHEMA, cluster_series, counter_increase, signal_frame
 from incidentbook.metrics.signals import Signal
 
 T0 = datetime(2025, 6, 1, tzinfo=UTC)
@@ -132,3 +132,31 @@ def test_a_rate_or_gauge_reads_a_rising_series_as_its_rate_and_a_jittering_one_a
     levels = frame.filter(pl.col("node") == "b").get_column("value")
     assert rates.median() == 1000.0 / 15
     assert set(levels.to_list()) == {260.0, 340.0}
+
+
+def test_a_clusters_sum_counts_hosts_whose_exporter_went_quiet_as_they_usually_are():
+    # A blind folder: dcgm-exporter crash-looped on 3 of 24 hosts for 40 minutes, and
+    # the cluster's NVLink traffic (a sum over hosts) "shifted" down by an eighth while
+    # the job ran on at its pace. A sum over fewer series than usual is scaled up to the
+    # usual count; a mean, and a sum over the usual count, are left as they are.
+    rows = []
+    for t in range(0, 300, 30):
+        quiet = 100 <= t < 200
+        for h in range(8):
+            if quiet and h < 2:
+                continue
+            rows.append((T0 + timedelta(seconds=t), "traffic", f"h{h}", None, 10.0, None))
+            rows.append((T0 + timedelta(seconds=t), "temp", f"h{h}", None, 60.0 + h, None))
+    frame = pl.DataFrame(
+        rows, schema=["ts", "signal", "node", "gpu", "value", "worst"], orient="row"
+    )
+    signals = {
+        "traffic": Signal(name="traffic", label="t", kind="gauge", metric="t", aggregate="sum"),
+        "temp": Signal(name="temp", label="T", kind="gauge", metric="T", aggregate="mean"),
+    }
+    series = cluster_series(frame, signals)
+    traffic = series.filter(pl.col("signal") == "traffic")
+    assert traffic.get_column("value").to_list() == [80.0] * 10
+    assert traffic.get_column("reporting").to_list() == [8] * 4 + [6] * 3 + [8] * 3
+    temp = series.filter(pl.col("signal") == "temp").get_column("value").to_list()
+    assert temp[:4] == [63.5] * 4 and temp[4:7] == [64.5] * 3  # h0 and h1 quiet: a mean
