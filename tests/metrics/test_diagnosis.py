@@ -1009,3 +1009,19 @@ def test_a_hosts_gpu_is_named_by_the_signals_that_agree_when_the_lead_cannot():
         assert dg.verdict["hosts"] == ["h05"]
         assert dg.verdict["gpus"] == named
         assert ("(GPU 4)" in dg.verdict["summary"]) == bool(named)
+
+
+def test_a_stall_is_a_symptom_though_the_baseline_holds_no_throughput():
+    # A blind folder: the first job's output gave no pace (so no throughput before the
+    # crashes), the second's did. The stalls of 21 min were found, but with no baseline
+    # level to fall from they made no symptom: "Nothing to explain". The level over the
+    # window is the one their noise is measured by then.
+    from incidentbook.metrics.episodes import downtime
+
+    frame = fleet("throughput", 1e4, 50.0).filter(pl.col("node") == "h00")
+    frame = frame.filter(pl.col("ts") >= at(300))  # nothing in the baseline's first hour
+    stall = finding("stall", "iteration", 150, 190, -1.0)
+    (episode,) = downtime([stall], frame, "throughput", BASELINE)
+    assert (episode.start, episode.end, episode.value) == (at(150), at(190), 0.0)
+    assert episode.reference == pytest.approx(1e4, rel=0.01)
+    assert downtime([stall], frame.clear(), "throughput", BASELINE) == []

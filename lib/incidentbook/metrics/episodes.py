@@ -928,7 +928,12 @@ def downtime(
     if not gaps:
         return []
     in_base = (pl.col("ts") >= baseline.start) & (pl.col("ts") < baseline.end)
-    level = frame.filter((pl.col("signal") == primary) & in_base).get_column("value").median()
+    own = frame.filter(pl.col("signal") == primary)
+    # Where the baseline holds none of it (the run's first job printed no pace), its level
+    # over the window, as its noise is measured then: the stalls are no less real.
+    level = own.filter(in_base).get_column("value").median()
+    if level is None:
+        level = own.get_column("value").median()
     if level is None or not level > 0:
         return []
     return [
