@@ -384,6 +384,24 @@ def test_a_device_that_retrained_narrower_on_one_host_is_named(tmp_path):
     assert verdict["cause"] == "pcie_lanes" and verdict["hosts"] == ["h3"], verdict["summary"]
 
 
+def test_a_port_that_came_back_at_a_tenth_of_its_speed_on_one_host_is_named(tmp_path):
+    # A blind folder: after a switch-port reset one host's front-end NIC (the data
+    # loaders' path to object storage) came back at 10 Gb/s instead of 100; the job ran 8%
+    # slower and the verdict could not decide. node_exporter's negotiated speed of every
+    # interface, summed per host, shows it.
+    rng = np.random.default_rng(10)
+    n, at = 720, 400
+    frames = [_job_slower(rng, n, at, n, 0.08)]
+    for h in range(8):
+        for device, speed in (("eno1", 125e6), ("p3p2", 12.5e9)):
+            got = np.full(n, speed)
+            if h == 6 and device == "p3p2":
+                got[at:] = 1.25e9
+            frames.append(samples("node_network_speed_bytes", got, f"h{h}", device=device))
+    verdict = _verdict_of(tmp_path, frames)
+    assert verdict["cause"] == "nic_speed" and verdict["hosts"] == ["h6"], verdict["summary"]
+
+
 def test_a_host_whose_nvlink_fell_silent_while_its_gpus_worked_is_named(tmp_path):
     # A blind folder: Fabric Manager failed on one host after a driver update, its GPUs
     # lost NVLink and NCCL went over shared memory; the job ran 13% slower and memory
