@@ -142,6 +142,7 @@ def run_all_cells(page) -> None:
     page.locator(".jp-Notebook-ExecutionIndicator[data-status='idle']").wait_for()
     prompt = page.locator(f"{NOTEBOOK} .jp-InputPrompt").first
     for _ in range(3):
+        accept_kernel_dialog(page)
         page.locator(f"{NOTEBOOK} .jp-Cell").first.click()
         page.get_by_role("menuitem", name="Run", exact=True).click()
         page.locator(".lm-Menu-item[data-command='runmenu:run-all']:not(.lm-mod-disabled)").click()
@@ -155,6 +156,22 @@ def run_all_cells(page) -> None:
         if _kernel_took_it(page, prompt):
             return
     pytest.fail("Run > Run All Cells did not start the notebook")
+
+
+def kernel_dialog(page):
+    """JupyterLab's Select Kernel dialog, when it is up (else None). It comes up when the
+    notebook's kernel did not connect in time on a loaded machine (a fresh clone's run:
+    no cell had run, every prompt `[ ]:`, the dialog over the page)."""
+    dialog = page.locator(".jp-Dialog", has_text="Select Kernel")
+    return dialog if dialog.count() else None
+
+
+def accept_kernel_dialog(page) -> None:
+    """Take the preferred kernel the dialog offers, as a person would."""
+    dialog = kernel_dialog(page)
+    if dialog is not None:
+        dialog.get_by_role("button", name="Select", exact=True).click()
+        page.locator(".jp-Notebook-ExecutionIndicator[data-status='idle']").wait_for()
 
 
 def _kernel_took_it(page, prompt, quiet: float = 8.0) -> bool:

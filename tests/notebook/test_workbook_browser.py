@@ -13,7 +13,7 @@ from pathlib import Path
 from urllib.parse import unquote, urlparse
 
 import pytest
-from lab_server import NOTEBOOK, browser_page, jupyter_lab, run_all_cells
+from lab_server import NOTEBOOK, browser_page, jupyter_lab, kernel_dialog, run_all_cells
 
 from conftest import REPO
 
@@ -78,6 +78,8 @@ def _while_cells_finish(page, done) -> None:
     STALLED_MS with no cell newly executed."""
     seen, since = _executed(page), time.monotonic()
     while not done.count():
+        if kernel_dialog(page) is not None:  # the kernel was lost: this run is over
+            raise RuntimeError(f"JupyterLab asked for a kernel after {seen} cells ran")
         page.wait_for_timeout(1_000)
         now = _executed(page)
         if now != seen:
