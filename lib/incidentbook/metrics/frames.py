@@ -8,8 +8,6 @@ value, one row per signal, host (and GPU where the signal is per GPU) and time.
 
 from __future__ import annotations
 
-import re
-
 import polars as pl
 
 from incidentbook.metrics.signals import Reduce, Signal
@@ -143,9 +141,9 @@ def reduce_signal(raw: pl.LazyFrame, signal: Signal) -> pl.LazyFrame:
         rows = raw.filter(pl.col("metric") == name)
         # Signals that read one metric with different matchers (the iowait and the steal
         # of node_cpu_seconds_total) are scanned together: each keeps only its own rows.
+        labels = pl.lit(",") + pl.col("labels").cast(pl.String) + pl.lit(",")
         for key, value in (signal.match or {}).items():
-            held = rf"(?:^|,){re.escape(key)}={re.escape(value)}(?:,|$)"
-            rows = rows.filter(pl.col("labels").cast(pl.String).str.contains(held))
+            rows = rows.filter(labels.str.contains(f",{key}={value},", literal=True))
         return rows
 
     if signal.kind == "gauge":
