@@ -25,7 +25,7 @@ from incidentbook.logs.severity import (
 from incidentbook.logs.signatures import Catalog, match
 from incidentbook.logs.templates import TemplateSummary, summarise_templates
 from incidentbook.record.model import Finding
-from incidentbook.text import counted
+from incidentbook.text import counted, listing
 from incidentbook.window import TimeWindow
 
 ALERT_SIGNAL = "log_errors"
@@ -225,8 +225,7 @@ def summarise_signatures(
 def _naming(servers: list[str]) -> str:
     if not servers:
         return ""
-    shown = ", ".join(servers[:3]) + (f" and {len(servers) - 3} more" if len(servers) > 3 else "")
-    return f" naming server{'s' if len(servers) > 1 else ''} {shown}"
+    return f" naming server{'s' if len(servers) > 1 else ''} {listing(servers, 3)}"
 
 
 def _share(n: int, total: int) -> str:

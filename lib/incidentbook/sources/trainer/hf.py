@@ -24,6 +24,7 @@ them, they are the step and its (average) time.
 from __future__ import annotations
 
 import json
+from collections.abc import Sequence
 from pathlib import Path
 
 import polars as pl
@@ -221,7 +222,7 @@ def _bar_draws(text: TrainerText) -> pl.DataFrame | None:
 
 
 def _bar_steps(
-    text: TrainerText, frame: pl.DataFrame, starts: list[int] = ()
+    text: TrainerText, frame: pl.DataFrame, starts: Sequence[int] = ()
 ) -> pl.DataFrame | None:
     """The dicts with the step, step time and elapsed time of the training bar's last draw
     before each, where every dict has one and the steps go up within each run; else
